@@ -1,0 +1,22 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# boot.sh BZIMAGE INITRD LOG "EXTRA CMDLINE" [TIMEOUT]: boot under QEMU TCG
+# with a serial console, log the console to LOG, and fail if the guest
+# did not reach "msgid-init: done" within TIMEOUT seconds (default 300).
+set -eu
+. "$(dirname "$0")/env.sh"
+
+kernel=$1 initrd=$2 log=$3 extra=${4:-} limit=${5:-300}
+say "booting $(basename "$(dirname "$kernel")") under QEMU TCG (seconds; limit ${limit}s)"
+t0=$(date +%s)
+set +e
+timeout --foreground -k 5 "$limit" qemu-system-x86_64 -accel tcg -m 1024 -smp 2 \
+	-kernel "$kernel" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=7 $extra" \
+	-display none -monitor none -serial stdio -no-reboot < /dev/null > "$log" 2>&1
+rc=$?
+set -e
+tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
+[ "$rc" != 124 ] || die "QEMU timed out after ${limit}s, console in $log"
+grep -q '^msgid-init: done' "$log" || die "the guest did not finish (QEMU exit $rc), console in $log"
+say "booted and ran in $(( $(date +%s) - t0 )) s, console in $log"

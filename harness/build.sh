@@ -1,0 +1,22 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# build.sh NAME FRAGMENT...: configure and build an x86_64 kernel (bzImage
+# and modules) in out/build/NAME. The build log is kept in
+# out/build/NAME/build.log; warnings in our files fail the build.
+set -eu
+. "$(dirname "$0")/env.sh"
+
+name=$1
+dir=$BUILD/$name
+"$(dirname "$0")/config.sh" "$@"
+say "building out/build/$name (about 5 minutes cold on 2 cores, seconds with a warm ccache)"
+t0=$(date +%s)
+cd "$TREE"
+if ! make O="$dir" CC="$(kcc)" -j"$(nproc)" bzImage modules > "$dir/build.log" 2>&1; then
+	grep -E 'error|Error' "$dir/build.log" | head -20 >&2
+	die "kernel build failed, see out/build/$name/build.log"
+fi
+if grep -E '(msgid|printk/(printk|index)\.c).*warning:' "$dir/build.log" >&2; then
+	die "warnings in our files (out/build/$name/build.log)"
+fi
+say "out/build/$name built in $(( $(date +%s) - t0 )) s"

@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# config.sh NAME FRAGMENT...: write out/build/NAME/.config from tinyconfig
+# plus the fragments, and fail if any requested option did not take.
+set -eu
+. "$(dirname "$0")/env.sh"
+
+name=$1
+shift
+frags=()
+for f in "$@"; do frags+=("$(realpath "$f")"); done
+set -- "${frags[@]}"
+dir=$BUILD/$name
+mkdir -p "$dir"
+cd "$TREE"
+make -s O="$dir" CC="$(kcc)" tinyconfig >/dev/null
+scripts/kconfig/merge_config.sh -m -O "$dir" "$dir/.config" "$@" >/dev/null
+make -s O="$dir" CC="$(kcc)" olddefconfig >/dev/null
+
+bad=0
+for frag in "$@"; do
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=n)
+			opt=${line%%=*}
+			if grep -q "^$opt=" "$dir/.config"; then
+				echo "config: $opt should be off" >&2
+				bad=1
+			fi
+			;;
+		CONFIG_*=*)
+			grep -qxF "$line" "$dir/.config" || {
+				echo "config: $line did not take (missing dependency?)" >&2
+				bad=1
+			}
+			;;
+		esac
+	done < "$frag"
+done
+[ "$bad" = 0 ] || die "out/build/$name/.config does not match $*"

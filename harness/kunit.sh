@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kunit.sh um|i386: run the printk msgid KUnit suite with the stock tool,
+# natively on UML or on i386 under QEMU (TCG), where 64-bit arguments take
+# two va_list slots. The TAP output is kept in out/kunit-ARCH.log.
+set -eu
+. "$(dirname "$0")/env.sh"
+
+arch=$1
+log=$OUT/kunit-$arch.log
+case "$arch" in
+um) eta="about 3 minutes" ;;
+*) eta="about 6 minutes" ;;
+esac
+say "KUnit printk_msgid on $arch ($eta cold on 2 cores)"
+cd "$TREE"
+t0=$(date +%s)
+if ! ./tools/testing/kunit/kunit.py run --kunitconfig=kernel/printk \
+	--arch="$arch" --build_dir="$BUILD/kunit-$arch" --jobs="$(nproc)" \
+	--timeout=900 --make_options "CC=$(kcc)" > "$log" 2>&1; then
+	tail -40 "$log" >&2
+	die "KUnit on $arch failed, full log in out/kunit-$arch.log"
+fi
+grep -E '^\[[0-9:]+\] (Testing complete|=+ \[PASSED\]|Ran|.*passed)' "$log" | tail -3 >&2 || true
+grep -q 'Testing complete\. Ran [0-9]* tests: passed: [0-9]*$' "$log" ||
+	die "KUnit on $arch: not every test passed (out/kunit-$arch.log)"
+say "KUnit on $arch passed in $(( $(date +%s) - t0 )) s"

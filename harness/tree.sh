@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Lay the repo onto the base: out/linux is a git repo whose first commit
+# (tag "base") is the pristine Debian source and whose second commit
+# (tag "overlay") adds our new files and applies every <path>.patch.
+#
+# Edit in out/linux, then "make refresh" writes the changes back to the repo.
+# "make tree" refuses to throw away edits that were not refreshed (FORCE=1
+# overrides).
+set -eu
+. "$(dirname "$0")/env.sh"
+
+stamp="base: Debian $BASE_PKG $BASE_VERSION"
+
+if [ -d "$TREE/.git" ] && [ "$(git -C "$TREE" log -1 --format=%s base 2>/dev/null)" = "$stamp" ]; then
+	if [ "${FORCE:-0}" != 1 ] && git -C "$TREE" rev-parse -q --verify overlay >/dev/null; then
+		if [ -n "$(git -C "$TREE" status --porcelain)" ] ||
+		   [ "$(git -C "$TREE" rev-parse HEAD)" != "$(git -C "$TREE" rev-parse overlay)" ]; then
+			die "out/linux has edits that are not in the repo: run 'make refresh' first (or FORCE=1 make tree to drop them)"
+		fi
+	fi
+	git -C "$TREE" checkout -q -f --detach base
+	git -C "$TREE" clean -fdxq
+else
+	[ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL missing: run harness/deps.sh"
+	say "unpacking $BASE_PKG $BASE_VERSION into out/linux (about 1 minute)"
+	rm -rf "$TREE"
+	mkdir -p "$TREE"
+	tar -xf "$BASE_TARBALL" -C "$TREE" --strip-components=1
+	cd "$TREE"
+	git init -q
+	git config user.name "msgid harness"
+	git config user.email "harness@localhost"
+	git config gc.auto 0
+	git add -A -f .
+	git commit -q -m "$stamp"
+	git tag -f base >/dev/null
+	cd - >/dev/null
+fi
+
+cd "$TREE"
+n=0
+while read -r f; do
+	case "$f" in
+	*.patch)
+		git apply --whitespace=error-all "$ROOT/$f" ||
+			die "$f does not apply to the base without fuzz"
+		;;
+	*)
+		mkdir -p "$(dirname "$f")"
+		cp -p "$ROOT/$f" "$f"
+		git add -f -- "$f"
+		;;
+	esac
+	n=$((n + 1))
+done < <(overlay_files)
+git add -u
+git -c user.name="msgid harness" -c user.email=harness@localhost \
+	commit -q --allow-empty -m "msgid overlay ($n files from the repo)"
+git tag -f overlay >/dev/null
+git checkout -q -B msgid
+say "out/linux: base $BASE_VERSION + $n overlay files (git diff base shows the change)"

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Stable identifiers for printk messages (CONFIG_PRINTK_MSGID).
+ *
+ * See Documentation/admin-guide/msgid.rst for the rule that turns a
+ * printk() call into an identifier and for the user-space tools.
+ */
+#ifndef _LINUX_PRINTK_MSGID_H
+#define _LINUX_PRINTK_MSGID_H
+
+#include <linux/jump_label.h>
+#include <linux/stdarg.h>
+#include <linux/types.h>
+
+/* Length of the "(%08x): " prefix that starts an identified record. */
+#define PRINTK_MSGID_PREFIX_LEN		12
+
+/* How many %pV indirections are followed to reach the caller's format. */
+#define PRINTK_MSGID_MAX_DEPTH		8
+
+/**
+ * enum printk_msgid_class - tag found in a message
+ * @PRINTK_MSGID_NONE: no tag
+ * @PRINTK_MSGID_HW_ERR: HW_ERR, "[Hardware Error]: "
+ * @PRINTK_MSGID_FW_BUG: FW_BUG, "[Firmware Bug]: "
+ * @PRINTK_MSGID_FW_WARN: FW_WARN, "[Firmware Warn]: "
+ * @PRINTK_MSGID_FW_INFO: FW_INFO, "[Firmware Info]: "
+ * @PRINTK_MSGID_DEPRECATED: DEPRECATED, "[Deprecated]: "
+ * @PRINTK_MSGID_NR_CLASSES: number of classes
+ */
+enum printk_msgid_class {
+	PRINTK_MSGID_NONE,
+	PRINTK_MSGID_HW_ERR,
+	PRINTK_MSGID_FW_BUG,
+	PRINTK_MSGID_FW_WARN,
+	PRINTK_MSGID_FW_INFO,
+	PRINTK_MSGID_DEPRECATED,
+	PRINTK_MSGID_NR_CLASSES,
+};
+
+/**
+ * struct printk_msgid - identity of one printk() call
+ * @fmt: the caller's format: the format reached by following %pV
+ * @id: CRC-32 of the canonical form of @fmt
+ * @class: the tag found in the formats or in their %s arguments
+ */
+struct printk_msgid {
+	const char *fmt;
+	u32 id;
+	enum printk_msgid_class class;
+};
+
+#ifdef CONFIG_PRINTK_MSGID
+
+DECLARE_STATIC_KEY_FALSE(printk_msgid_key);
+
+const char *printk_msgid_canonical(const char *fmt, size_t *len);
+u32 printk_msgid_hash(const char *fmt);
+void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args);
+char *printk_msgid_render(char *buf, u32 id);
+u16 __printk_msgid_prefix(char *buf, const char *fmt, va_list args);
+
+/**
+ * printk_msgid_prefix - write the identifier prefix of a new record
+ * @buf: room for PRINTK_MSGID_PREFIX_LEN bytes
+ * @facility: the record's facility; only kernel messages (0) are identified
+ * @fmt: the format passed to vprintk_emit()
+ * @args: its arguments; they are not consumed
+ *
+ * Called once per new record, so that a record never changes its mind
+ * while printk.msgid is toggled. When the switch is off this is one
+ * static branch.
+ *
+ * Return: the number of bytes written to @buf: 0 or PRINTK_MSGID_PREFIX_LEN.
+ */
+static inline u16 printk_msgid_prefix(char *buf, int facility,
+				      const char *fmt, va_list args)
+{
+	if (!static_branch_unlikely(&printk_msgid_key) || facility != 0)
+		return 0;
+	return __printk_msgid_prefix(buf, fmt, args);
+}
+
+#else /* !CONFIG_PRINTK_MSGID */
+
+static inline u16 printk_msgid_prefix(char *buf, int facility,
+				      const char *fmt, va_list args)
+{
+	return 0;
+}
+
+#endif /* CONFIG_PRINTK_MSGID */
+
+#endif /* _LINUX_PRINTK_MSGID_H */

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stable identifiers for printk messages
+ *
+ * With CONFIG_PRINTK_MSGID=y and printk.msgid=1 every new kernel record
+ * starts with "(%08x): ", the CRC-32 of the format string written at the
+ * call site. Wrappers such as dev_printk() pass the caller's format on
+ * through a %pV argument; it is followed, so that a driver's message gets
+ * the identifier of its own format and not the one of "%s %s: %pV".
+ *
+ * The identifier depends only on the format, never on the arguments, the
+ * log level or the load address, so it is the same on every machine that
+ * runs the same source. Documentation/admin-guide/msgid.rst has the exact
+ * rule and the tools that map an identifier back to its call site.
+ */
+
+#include <linux/crc32.h>
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/err.h>
+#include <linux/hex.h>
+#include <linux/init.h>
+#include <linux/kstrtox.h>
+#include <linux/moduleparam.h>
+#include <linux/printk.h>
+#include <linux/printk_msgid.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <kunit/visibility.h>
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "printk."
+
+DEFINE_STATIC_KEY_FALSE(printk_msgid_key);
+EXPORT_SYMBOL_IF_KUNIT(printk_msgid_key);
+
+/* The largest precision vsnprintf() honours. */
+#define MSGID_PRECISION_MAX	32767
+
+/* The longest tag, HW_ERR. */
+#define MSGID_TAG_MAX		(sizeof(HW_ERR) - 1)
+
+static const struct {
+	const char *tag;
+	unsigned int len;
+	const char *name;
+} msgid_classes[PRINTK_MSGID_NR_CLASSES] = {
+	[PRINTK_MSGID_NONE]	  = { "", 0, "none" },
+	[PRINTK_MSGID_HW_ERR]	  = { HW_ERR, sizeof(HW_ERR) - 1, "hardware" },
+	[PRINTK_MSGID_FW_BUG]	  = { FW_BUG, sizeof(FW_BUG) - 1, "firmware-bug" },
+	[PRINTK_MSGID_FW_WARN]	  = { FW_WARN, sizeof(FW_WARN) - 1, "firmware-warn" },
+	[PRINTK_MSGID_FW_INFO]	  = { FW_INFO, sizeof(FW_INFO) - 1, "firmware-info" },
+	[PRINTK_MSGID_DEPRECATED] = { DEPRECATED, sizeof(DEPRECATED) - 1, "deprecated" },
+};
+
+/* Which tag, if any, starts at @s ('['), with @len bytes readable. */
+static enum printk_msgid_class msgid_tag_at(const char *s, size_t len)
+{
+	int c;
+
+	for (c = PRINTK_MSGID_NONE + 1; c < PRINTK_MSGID_NR_CLASSES; c++) {
+		if (len >= msgid_classes[c].len &&
+		    !memcmp(s, msgid_classes[c].tag, msgid_classes[c].len))
+			return c;
+	}
+	return PRINTK_MSGID_NONE;
+}
+
+/* The first tag in a %s argument, as much of it as vsnprintf() prints. */
+static enum printk_msgid_class msgid_tag_in_arg(const char *s, int precision)
+{
+	const char *p, *end;
+
+	/* vsnprintf() prints "(null)" or "(efault)" for these. */
+	if ((unsigned long)s < PAGE_SIZE || IS_ERR(s))
+		return PRINTK_MSGID_NONE;
+
+	end = s + strnlen(s, precision < 0 ? SIZE_MAX : precision);
+	for (p = memchr(s, '[', end - s); p; p = memchr(p + 1, '[', end - p - 1)) {
+		enum printk_msgid_class c = msgid_tag_at(p, end - p);
+
+		if (c)
+			return c;
+	}
+	return PRINTK_MSGID_NONE;
+}
+
+/*
+ * Walk @fmt the way vsnprintf() does, consuming one argument of the right
+ * type from @ap for each conversion, and note the first tag seen in the
+ * literal text or in a %s argument in @class.
+ *
+ * Return: the struct va_format of the first %pV, or NULL when the format
+ * ends without one, or where vsnprintf() would stop formatting (%n, an
+ * unknown conversion, a trailing '%').
+ */
+static const struct va_format *msgid_walk(const char *fmt, va_list *ap,
+					  enum printk_msgid_class *class)
+{
+	const char *p = fmt;
+
+	for (;;) {
+		int precision = -1;
+		const char *s;
+		char qualifier;
+
+		for (; *p != '%'; p++) {
+			if (!*p)
+				return NULL;
+			if (*p == '[' && !*class)
+				*class = msgid_tag_at(p, strnlen(p, MSGID_TAG_MAX));
+		}
+		p++;
+
+		while (*p == '-' || *p == '+' || *p == ' ' || *p == '#' || *p == '0')
+			p++;
+
+		if (*p == '*') {
+			(void)va_arg(*ap, int);
+			p++;
+		} else {
+			while (isdigit(*p))
+				p++;
+		}
+
+		if (*p == '.') {
+			p++;
+			if (*p == '*') {
+				precision = va_arg(*ap, int);
+				p++;
+			} else if (isdigit(*p)) {
+				precision = 0;
+				for (; isdigit(*p); p++)
+					precision = min(precision * 10 + (*p - '0'),
+							MSGID_PRECISION_MAX);
+			}
+		}
+
+		qualifier = 0;
+		if (*p == 'h' || *p == 'l' || *p == 'L' || *p == 'z' || *p == 't') {
+			qualifier = *p++;
+			if (qualifier == 'l' && *p == 'l') {
+				qualifier = 'L';
+				p++;
+			} else if (qualifier == 'h' && *p == 'h') {
+				p++;
+			}
+		}
+
+		switch (*p++) {
+		case '%':
+			break;
+		case 'c':
+			(void)va_arg(*ap, int);
+			break;
+		case 's':
+			s = va_arg(*ap, const char *);
+			if (!*class)
+				*class = msgid_tag_in_arg(s, precision);
+			break;
+		case 'p':
+			s = va_arg(*ap, const void *);
+			if (*p == 'V')
+				return (const struct va_format *)s;
+			while (isalnum(*p))
+				p++;
+			break;
+		case 'd':
+		case 'i':
+		case 'o':
+		case 'u':
+		case 'x':
+		case 'X':
+			switch (qualifier) {
+			case 'L':
+				(void)va_arg(*ap, long long);
+				break;
+			case 'l':
+				(void)va_arg(*ap, long);
+				break;
+			case 'z':
+				(void)va_arg(*ap, size_t);
+				break;
+			case 't':
+				(void)va_arg(*ap, ptrdiff_t);
+				break;
+			default:
+				(void)va_arg(*ap, int);
+				break;
+			}
+			break;
+		default:
+			return NULL;
+		}
+	}
+}
+
+/**
+ * printk_msgid_canonical - the part of a format that is hashed
+ * @fmt: a printk format
+ * @len: set to the length of the canonical form
+ *
+ * Leading KERN_SOH level and flag pairs (KERN_ERR, KERN_CONT, ...) and one
+ * trailing newline are not part of the identity of a message: changing
+ * pr_info() into pr_warn() keeps the identifier.
+ *
+ * Return: the start of the canonical form within @fmt.
+ */
+const char *printk_msgid_canonical(const char *fmt, size_t *len)
+{
+	const char *next;
+	size_t n;
+
+	while ((next = printk_skip_level(fmt)) != fmt)
+		fmt = next;
+
+	n = strlen(fmt);
+	if (n && fmt[n - 1] == '\n')
+		n--;
+	*len = n;
+	return fmt;
+}
+EXPORT_SYMBOL_IF_KUNIT(printk_msgid_canonical);
+
+/**
+ * printk_msgid_hash - the identifier of a format
+ * @fmt: the caller's format
+ *
+ * Return: the CRC-32 (as zlib's crc32()) of the canonical form of @fmt.
+ */
+u32 printk_msgid_hash(const char *fmt)
+{
+	size_t len;
+
+	fmt = printk_msgid_canonical(fmt, &len);
+	return ~crc32_le(~0, fmt, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(printk_msgid_hash);
+
+/**
+ * printk_msgid_get - identify a printk() call
+ * @msgid: filled with the caller's format, its identifier and class
+ * @fmt: the format passed to printk()
+ * @args: its arguments; they are not consumed
+ *
+ * Follows the first %pV of each format to the format it carries, at most
+ * PRINTK_MSGID_MAX_DEPTH times. A %pV whose struct va_format is NULL, an
+ * error pointer, below PAGE_SIZE or has no format ends the search, as it
+ * ends the formatting in vsnprintf().
+ */
+void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
+{
+	enum printk_msgid_class class = PRINTK_MSGID_NONE;
+	const struct va_format *vaf;
+	va_list ap;
+	int depth;
+
+	va_copy(ap, args);
+	for (depth = 0; ; depth++) {
+		vaf = msgid_walk(fmt, &ap, &class);
+		va_end(ap);
+		if (!vaf || depth == PRINTK_MSGID_MAX_DEPTH ||
+		    (unsigned long)vaf < PAGE_SIZE || IS_ERR(vaf) ||
+		    !vaf->fmt || !vaf->va)
+			break;
+		fmt = vaf->fmt;
+		va_copy(ap, *vaf->va);
+	}
+
+	msgid->fmt = fmt;
+	msgid->id = printk_msgid_hash(fmt);
+	msgid->class = class;
+}
+EXPORT_SYMBOL_IF_KUNIT(printk_msgid_get);
+
+/**
+ * printk_msgid_render - write the "(%08x): " prefix of an identifier
+ * @buf: room for PRINTK_MSGID_PREFIX_LEN bytes; no NUL is written
+ * @id: the identifier
+ *
+ * Return: the end of the prefix in @buf.
+ */
+char *printk_msgid_render(char *buf, u32 id)
+{
+	*buf++ = '(';
+	buf = hex_byte_pack(buf, id >> 24);
+	buf = hex_byte_pack(buf, id >> 16);
+	buf = hex_byte_pack(buf, id >> 8);
+	buf = hex_byte_pack(buf, id);
+	*buf++ = ')';
+	*buf++ = ':';
+	*buf++ = ' ';
+	return buf;
+}
+EXPORT_SYMBOL_IF_KUNIT(printk_msgid_render);
+
+/* Per-class statistics of identified records, for debugfs. */
+static atomic_long_t msgid_count[PRINTK_MSGID_NR_CLASSES];
+static u32 msgid_last[PRINTK_MSGID_NR_CLASSES];
+
+/**
+ * __printk_msgid_prefix - identify a new record and write its prefix
+ * @buf: room for PRINTK_MSGID_PREFIX_LEN bytes
+ * @fmt: the format passed to vprintk_emit()
+ * @args: its arguments; they are not consumed
+ *
+ * Safe in any context, NMI included: no lock, no allocation.
+ *
+ * Return: PRINTK_MSGID_PREFIX_LEN.
+ */
+u16 __printk_msgid_prefix(char *buf, const char *fmt, va_list args)
+{
+	struct printk_msgid msgid;
+
+	printk_msgid_get(&msgid, fmt, args);
+	WRITE_ONCE(msgid_last[msgid.class], msgid.id);
+	atomic_long_inc(&msgid_count[msgid.class]);
+	printk_msgid_render(buf, msgid.id);
+	return PRINTK_MSGID_PREFIX_LEN;
+}
+
+static int msgid_param_set(const char *val, const struct kernel_param *kp)
+{
+	bool on = true;
+
+	/* "printk.msgid" alone on the command line means on, as for bools. */
+	if (val && kstrtobool(val, &on))
+		return -EINVAL;
+	if (on)
+		static_branch_enable(&printk_msgid_key);
+	else
+		static_branch_disable(&printk_msgid_key);
+	return 0;
+}
+
+static int msgid_param_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%c\n",
+			  static_key_enabled(&printk_msgid_key) ? 'Y' : 'N');
+}
+
+static const struct kernel_param_ops msgid_param_ops = {
+	.set = msgid_param_set,
+	.get = msgid_param_get,
+};
+module_param_cb(msgid, &msgid_param_ops, NULL, 0644);
+MODULE_PARM_DESC(msgid, "Start each new record with its message identifier");
+
+/*
+ * Also parse the switch as an early parameter, so that identifiers start
+ * with the earliest records the architecture allows: where jump labels are
+ * ready before the early parameters (x86), right after parse_early_param();
+ * elsewhere, when the regular parameters are parsed.
+ */
+static int __init msgid_early_param(char *val)
+{
+	if (!static_key_initialized)
+		return 0;
+	return msgid_param_set(val, NULL);
+}
+early_param("printk.msgid", msgid_early_param);
+
+static int msgid_stats_show(struct seq_file *s, void *unused)
+{
+	int c;
+
+	seq_puts(s, "# class count last_id\n");
+	for (c = 0; c < PRINTK_MSGID_NR_CLASSES; c++) {
+		long n = atomic_long_read(&msgid_count[c]);
+
+		seq_printf(s, "%s %ld ", msgid_classes[c].name, n);
+		if (n)
+			seq_printf(s, "%08x\n", READ_ONCE(msgid_last[c]));
+		else
+			seq_puts(s, "-\n");
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(msgid_stats);
+
+static int __init msgid_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_lookup("printk", NULL);
+
+	/* Next to the printk index, which creates printk/ when configured. */
+	if (dir) {
+		debugfs_create_file("msgid", 0444, dir, NULL, &msgid_stats_fops);
+		dput(dir);
+	} else {
+		dir = debugfs_create_dir("printk", NULL);
+		debugfs_create_file("msgid", 0444, dir, NULL, &msgid_stats_fops);
+	}
+	return 0;
+}
+late_initcall(msgid_debugfs_init);

@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for printk message identifiers.
+ *
+ * Every expected identifier below was computed outside the kernel, with
+ * Python's zlib.crc32() over the canonical format, for example
+ *
+ *   python3 -c 'import zlib; print(hex(zlib.crc32(b"Hello %s")))'
+ *
+ * and harness/check-vectors.py recomputes each MSGID_VECTOR() the same way,
+ * so the table cannot drift from the rule in
+ * Documentation/admin-guide/msgid.rst.
+ */
+
+#include <kunit/device.h>
+#include <kunit/test.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/kmsg_dump.h>
+#include <linux/kstrtox.h>
+#include <linux/printk.h>
+#include <linux/printk_msgid.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+static void msgid_get(struct printk_msgid *m, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	printk_msgid_get(m, fmt, args);
+	va_end(args);
+}
+
+/* Canonical forms: leading levels and one trailing newline go. */
+static const struct {
+	const char *fmt;
+	const char *canonical;
+} msgid_canonical_cases[] = {
+	{ "hello", "hello" },
+	{ KERN_INFO "hello\n", "hello" },
+	{ KERN_EMERG "hello", "hello" },
+	{ KERN_DEBUG "hello", "hello" },
+	{ KERN_CONT "tail\n", "tail" },
+	{ KERN_WARNING KERN_CONT "both", "both" },
+	{ "two\n\n", "two\n" },
+	{ "\n", "" },
+	{ "", "" },
+	{ KERN_SOH "9 not a level", KERN_SOH "9 not a level" },
+	{ KERN_SOH, KERN_SOH },
+	{ "inner " KERN_INFO "kept", "inner " KERN_INFO "kept" },
+	{ "mid\nnewline\n", "mid\nnewline" },
+};
+
+static void msgid_canonical_test(struct kunit *test)
+{
+	size_t i, len;
+
+	for (i = 0; i < ARRAY_SIZE(msgid_canonical_cases); i++) {
+		const char *c = printk_msgid_canonical(msgid_canonical_cases[i].fmt, &len);
+
+		KUNIT_EXPECT_EQ_MSG(test, len, strlen(msgid_canonical_cases[i].canonical),
+				    "case %zu", i);
+		KUNIT_EXPECT_MEMEQ_MSG(test, c, msgid_canonical_cases[i].canonical, len,
+				       "case %zu", i);
+	}
+}
+
+/*
+ * CRC vectors: the format as written in C, and zlib.crc32() of its
+ * canonical form. Keep to plain string literals: check-vectors.py parses
+ * them.
+ */
+#define MSGID_VECTOR(fmt, id) { fmt, id }
+
+static const struct {
+	const char *fmt;
+	u32 id;
+} msgid_vectors[] = {
+	MSGID_VECTOR("", 0x00000000),
+	MSGID_VECTOR("\n", 0x00000000),
+	MSGID_VECTOR("a", 0xe8b7be43),
+	MSGID_VECTOR("123456789", 0xcbf43926),
+	MSGID_VECTOR("\0016123456789\n", 0xcbf43926),
+	MSGID_VECTOR("The quick brown fox jumps over the lazy dog", 0x414fa339),
+	MSGID_VECTOR("\0010mce: [Hardware Error]: CPU %d: Machine Check%s: %Lx Bank %d: %016Lx\n",
+		     0xea076b71),
+	MSGID_VECTOR("%s %s: %pV", 0xb28752d5),
+	MSGID_VECTOR("\0016Hello %s\n", 0x1fd761ca),
+	MSGID_VECTOR("\0013Hello %s", 0x1fd761ca),
+	MSGID_VECTOR("%pV", 0x6cf0d02e),
+	MSGID_VECTOR("w%d: %pV", 0x15451ab2),
+	MSGID_VECTOR("leaf %s %d", 0x27e408ef),
+	MSGID_VECTOR("inner %d", 0x49749e07),
+	MSGID_VECTOR("abc %", 0x674e13f4),
+	MSGID_VECTOR("x %y %pV", 0x450adce9),
+	MSGID_VECTOR("\0016msgid kunit: %u\n", 0x3b276aba),
+	MSGID_VECTOR("msgid kunit dev %u\n", 0xe060fb40),
+	MSGID_VECTOR("\0016msgid kunit cont %u", 0x48e28db4),
+	MSGID_VECTOR("\0016msgid kunit deferred %u\n", 0xfa92e49a),
+	MSGID_VECTOR("\0016msgid kunit long %u %s\n", 0x43b0819b),
+};
+
+static u32 msgid_vector_id(const char *fmt)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(msgid_vectors); i++)
+		if (!strcmp(msgid_vectors[i].fmt, fmt))
+			return msgid_vectors[i].id;
+	return 0;
+}
+
+static void msgid_crc_test(struct kunit *test)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(msgid_vectors); i++)
+		KUNIT_EXPECT_EQ_MSG(test, printk_msgid_hash(msgid_vectors[i].fmt),
+				    msgid_vectors[i].id, "vector %zu", i);
+}
+
+/* The ID does not depend on the level, the newline or the arguments. */
+static void msgid_level_test(struct kunit *test)
+{
+	struct printk_msgid a, b;
+
+	msgid_get(&a, KERN_INFO "Hello %s\n", "world");
+	msgid_get(&b, KERN_ERR "Hello %s", "kernel");
+	KUNIT_EXPECT_EQ(test, a.id, b.id);
+	KUNIT_EXPECT_EQ(test, a.id, msgid_vector_id("\0016Hello %s\n"));
+}
+
+static const char msgid_inner[] = "inner %d";
+
+static void msgid_check_outer(struct kunit *test, const char *conv, const char *outer, ...)
+{
+	struct printk_msgid m;
+	va_list args;
+
+	va_start(args, outer);
+	printk_msgid_get(&m, outer, args);
+	va_end(args);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, m.fmt, msgid_inner, "walk over %s", conv);
+	KUNIT_EXPECT_EQ_MSG(test, m.id, msgid_vector_id(msgid_inner), "walk over %s", conv);
+}
+
+/*
+ * Every conversion must consume exactly its arguments, or the %pV after it
+ * is read from the wrong slot. Small values make a wrong walk land on a
+ * "pointer" below PAGE_SIZE, which ends the walk instead of crashing; the
+ * 64-bit values split into two slots on 32-bit architectures.
+ */
+#define CHECK_WALK(conv, ...) \
+	msgid_check_outer(test, conv, "a " conv " b %pV", __VA_ARGS__)
+
+static void msgid_walk_body(struct kunit *test, struct va_format *vaf)
+{
+	static const u8 bytes[4] = { 1, 2, 3, 4 };
+	__be32 addr = htonl(0x7f000001);
+
+	CHECK_WALK("%d", -3, vaf);
+	CHECK_WALK("%i", 3, vaf);
+	CHECK_WALK("%u", 3u, vaf);
+	CHECK_WALK("%x", 3u, vaf);
+	CHECK_WALK("%X", 3u, vaf);
+	CHECK_WALK("%o", 3u, vaf);
+	CHECK_WALK("%c", 'c', vaf);
+	CHECK_WALK("%s", "str", vaf);
+	CHECK_WALK("%p", (void *)8, vaf);
+	CHECK_WALK("%pI4", &addr, vaf);
+	CHECK_WALK("%pS", (void *)8, vaf);
+	CHECK_WALK("%*ph", 4, bytes, vaf);
+	CHECK_WALK("%%", vaf);
+	CHECK_WALK("%5%", vaf);
+	CHECK_WALK("%lld", 0x0000000500000007LL, vaf);
+	CHECK_WALK("%llx", 0x0000000500000007ULL, vaf);
+	CHECK_WALK("%llu", 0x0000000500000007ULL, vaf);
+	CHECK_WALK("%Lx", 0x0000000500000007ULL, vaf);
+	CHECK_WALK("%#018llx", 0x0000000500000007ULL, vaf);
+	CHECK_WALK("%hhx", (unsigned char)3, vaf);
+	CHECK_WALK("%hhd", (signed char)-3, vaf);
+	CHECK_WALK("%hd", (short)-3, vaf);
+	CHECK_WALK("%hu", (unsigned short)3, vaf);
+	CHECK_WALK("%ld", -3L, vaf);
+	CHECK_WALK("%lu", 3UL, vaf);
+	CHECK_WALK("%lx", 3UL, vaf);
+	CHECK_WALK("%zu", (size_t)3, vaf);
+	CHECK_WALK("%zd", (ssize_t)-3, vaf);
+	CHECK_WALK("%zx", (size_t)3, vaf);
+	CHECK_WALK("%td", (ptrdiff_t)-3, vaf);
+	CHECK_WALK("%*d", 4, 3, vaf);
+	CHECK_WALK("%-*d", 4, 3, vaf);
+	CHECK_WALK("%.*s", 2, "str", vaf);
+	CHECK_WALK("%*.*s", 5, 2, "str", vaf);
+	CHECK_WALK("%-8.3d", 3, vaf);
+	CHECK_WALK("%+d", 3, vaf);
+	CHECK_WALK("% d", 3, vaf);
+	CHECK_WALK("%05d", 3, vaf);
+	CHECK_WALK("%5s", "s", vaf);
+	CHECK_WALK("%.3s", "str", vaf);
+	CHECK_WALK("%d %lld %s %zu %c", 1, 0x0000000500000007LL, "s", (size_t)2, 'c', vaf);
+}
+
+/* Call @body with a va_format of @fmt and the arguments after @body. */
+static void msgid_with_vaf(struct kunit *test, const char *fmt,
+			   void (*body)(struct kunit *test, struct va_format *vaf), ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, body);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	body(test, &vaf);
+	va_end(args);
+}
+
+static void msgid_walk_test(struct kunit *test)
+{
+	msgid_with_vaf(test, msgid_inner, msgid_walk_body, 7);
+}
+
+/* Nest @levels wrappers "w%d: %pV" around @fmt, then identify the call. */
+static void msgid_chain(struct printk_msgid *m, int levels, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	if (levels == 0) {
+		printk_msgid_get(m, fmt, args);
+	} else {
+		struct va_format vaf = { .fmt = fmt, .va = &args };
+
+		msgid_chain(m, levels - 1, "w%d: %pV", levels, &vaf);
+	}
+	va_end(args);
+}
+
+static void msgid_depth_test(struct kunit *test)
+{
+	static const char leaf[] = "leaf %s %d";
+	struct printk_msgid m;
+	int levels;
+
+	for (levels = 0; levels <= PRINTK_MSGID_MAX_DEPTH; levels++) {
+		msgid_chain(&m, levels, leaf, "x", 1);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, m.fmt, leaf, "%d levels", levels);
+		KUNIT_EXPECT_EQ_MSG(test, m.id, msgid_vector_id(leaf), "%d levels", levels);
+	}
+
+	/* One more than the limit: the innermost wrapper is as far as it goes. */
+	msgid_chain(&m, PRINTK_MSGID_MAX_DEPTH + 1, leaf, "x", 1);
+	KUNIT_EXPECT_STREQ(test, m.fmt, "w%d: %pV");
+	KUNIT_EXPECT_EQ(test, m.id, msgid_vector_id("w%d: %pV"));
+}
+
+/* The wrapper formats of dev_printk() and netdev_printk() in 6.12. */
+static void msgid_wrappers_body(struct kunit *test, struct va_format *vaf)
+{
+	msgid_check_outer(test, "dev_printk", "%s %s: %pV", "e1000", "0000:00:03.0", vaf);
+	msgid_check_outer(test, "NULL device", "%s(NULL device *): %pV", "", vaf);
+	msgid_check_outer(test, "netdev_printk", "%s %s %s%s: %pV",
+			  "e1000", "0000:00:03.0", "eth0", "", vaf);
+	msgid_check_outer(test, "netdev, no parent", "%s%s%s: %pV", "", "eth0", "", vaf);
+	msgid_check_outer(test, "NULL net_device", "%s(NULL net_device): %pV", "", vaf);
+	msgid_check_outer(test, "leveled wrapper", KERN_ERR "%s: %pV", "ata1", vaf);
+}
+
+static void msgid_wrappers_test(struct kunit *test)
+{
+	msgid_with_vaf(test, msgid_inner, msgid_wrappers_body, 7);
+}
+
+/* A %pV that cannot be followed leaves the current format as the caller's. */
+static void msgid_bad_vaf_test(struct kunit *test)
+{
+	static const char outer[] = "%s: %pV";
+	struct va_format nofmt = { .fmt = NULL, .va = NULL };
+	struct printk_msgid m;
+
+	msgid_get(&m, outer, "x", NULL);
+	KUNIT_EXPECT_PTR_EQ(test, m.fmt, outer);
+	msgid_get(&m, outer, "x", ERR_PTR(-EINVAL));
+	KUNIT_EXPECT_PTR_EQ(test, m.fmt, outer);
+	msgid_get(&m, outer, "x", (void *)16);
+	KUNIT_EXPECT_PTR_EQ(test, m.fmt, outer);
+	msgid_get(&m, outer, "x", &nofmt);
+	KUNIT_EXPECT_PTR_EQ(test, m.fmt, outer);
+	KUNIT_EXPECT_EQ(test, m.id, printk_msgid_hash(outer));
+}
+
+/* A va_format whose format is "%pV" and whose arguments point to itself. */
+static void msgid_selfref(struct printk_msgid *m, const char *fmt, ...)
+{
+	struct va_format *vaf;
+	va_list args, peek;
+
+	va_start(args, fmt);
+	va_copy(peek, args);
+	vaf = va_arg(peek, struct va_format *);
+	va_end(peek);
+	vaf->fmt = "%pV";
+	vaf->va = &args;
+	printk_msgid_get(m, fmt, args);
+	va_end(args);
+}
+
+static void msgid_selfref_test(struct kunit *test)
+{
+	struct va_format vaf;
+	struct printk_msgid m;
+
+	msgid_selfref(&m, "%pV", &vaf);
+	KUNIT_EXPECT_STREQ(test, m.fmt, "%pV");
+	KUNIT_EXPECT_EQ(test, m.id, msgid_vector_id("%pV"));
+}
+
+/* Where vsnprintf() stops formatting, the walk stops too. */
+static void msgid_malformed_test(struct kunit *test)
+{
+	static const char *const stops[] = {
+		"x %y %pV", "x %n %pV", "x %q %pV", "x %ll %pV", "x %5", "x %.", "x %l",
+		"%", "abc %",
+	};
+	struct va_format vaf = { .fmt = msgid_inner, .va = NULL };
+	struct printk_msgid m;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(stops); i++) {
+		msgid_get(&m, stops[i], &vaf);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, m.fmt, stops[i], "format %s", stops[i]);
+		KUNIT_EXPECT_EQ_MSG(test, m.id, printk_msgid_hash(stops[i]),
+				    "format %s", stops[i]);
+	}
+	KUNIT_EXPECT_EQ(test, printk_msgid_hash("abc %"), msgid_vector_id("abc %"));
+	KUNIT_EXPECT_EQ(test, printk_msgid_hash("x %y %pV"), msgid_vector_id("x %y %pV"));
+}
+
+static const struct {
+	const char *fmt;
+	const char *arg;
+	enum printk_msgid_class class;
+} msgid_class_cases[] = {
+	{ KERN_EMERG "mce: " HW_ERR "CPU %s: Machine Check", "0", PRINTK_MSGID_HW_ERR },
+	{ FW_BUG "ACPI: %s", "x", PRINTK_MSGID_FW_BUG },
+	{ "pci: " FW_WARN "%s", "x", PRINTK_MSGID_FW_WARN },
+	{ FW_INFO "%s", "x", PRINTK_MSGID_FW_INFO },
+	{ DEPRECATED "%s", "x", PRINTK_MSGID_DEPRECATED },
+	/* GHES: the tag and even the level arrive in a %s argument. */
+	{ "%s" "Hardware error from APEI Generic Hardware Error Source: %d",
+	  KERN_ERR "{1}" HW_ERR, PRINTK_MSGID_HW_ERR },
+	{ "%s%s", "{2}" FW_BUG, PRINTK_MSGID_FW_BUG },
+	{ "first " FW_BUG "%s", HW_ERR, PRINTK_MSGID_FW_BUG },
+	{ "%.4s: tail", HW_ERR, PRINTK_MSGID_NONE },
+	{ "%s", "[Hardware Err", PRINTK_MSGID_NONE },
+	{ "plain [x] %s", "[y] z", PRINTK_MSGID_NONE },
+	{ "[Hardware Error] no colon %s", "", PRINTK_MSGID_NONE },
+	{ "%s", NULL, PRINTK_MSGID_NONE },
+};
+
+static void msgid_class_test(struct kunit *test)
+{
+	struct printk_msgid m, plain;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(msgid_class_cases); i++) {
+		msgid_get(&m, msgid_class_cases[i].fmt, msgid_class_cases[i].arg);
+		KUNIT_EXPECT_EQ_MSG(test, m.class, msgid_class_cases[i].class, "case %zu", i);
+		/* The class never changes the identifier. */
+		msgid_get(&plain, msgid_class_cases[i].fmt, "x");
+		KUNIT_EXPECT_EQ_MSG(test, m.id, plain.id, "case %zu", i);
+	}
+	msgid_get(&m, "%s", ERR_PTR(-EFAULT));
+	KUNIT_EXPECT_EQ(test, m.class, PRINTK_MSGID_NONE);
+}
+
+static void msgid_class_vaf_body(struct kunit *test, struct va_format *vaf)
+{
+	struct printk_msgid m;
+
+	msgid_get(&m, "%s %s: %pV", "ahci", "0000:00:1f.2", vaf);
+	KUNIT_EXPECT_EQ(test, m.class, PRINTK_MSGID_HW_ERR);
+	KUNIT_EXPECT_PTR_EQ(test, m.fmt, vaf->fmt);
+}
+
+/* The tag is in the caller's format, below dev_printk(). */
+static void msgid_class_vaf_test(struct kunit *test)
+{
+	msgid_with_vaf(test, HW_ERR "disk %s failed", msgid_class_vaf_body, "sda");
+}
+
+static void msgid_render_test(struct kunit *test)
+{
+	static const struct {
+		u32 id;
+		const char *text;
+	} cases[] = {
+		{ 0, "(00000000): " },
+		{ 0xdeadbeef, "(deadbeef): " },
+		{ 0x0a0b0c0d, "(0a0b0c0d): " },
+		{ 0xffffffff, "(ffffffff): " },
+	};
+	char buf[PRINTK_MSGID_PREFIX_LEN + 1];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		memset(buf, 'X', sizeof(buf));
+		KUNIT_EXPECT_PTR_EQ(test, printk_msgid_render(buf, cases[i].id),
+				    buf + PRINTK_MSGID_PREFIX_LEN);
+		KUNIT_EXPECT_MEMEQ(test, buf, cases[i].text, PRINTK_MSGID_PREFIX_LEN);
+		KUNIT_EXPECT_EQ(test, buf[PRINTK_MSGID_PREFIX_LEN], 'X');
+	}
+}
+
+/*
+ * Records: print through the real printk paths and read the record back
+ * with the kmsg_dump iterator.
+ */
+#define MSGID_LINE_MAX	2048
+
+struct msgid_record {
+	char line[MSGID_LINE_MAX];
+	const char *text;
+	size_t len;
+};
+
+/* The newest record that contains @marker, without the time prefix. */
+static bool msgid_find(struct msgid_record *r, const char *marker)
+{
+	struct kmsg_dump_iter iter;
+	char *line = kmalloc(MSGID_LINE_MAX, GFP_KERNEL);
+	bool found = false;
+	size_t len;
+
+	if (!line)
+		return false;
+	kmsg_dump_rewind(&iter);
+	while (kmsg_dump_get_line(&iter, false, line, MSGID_LINE_MAX - 1, &len)) {
+		line[len] = '\0';
+		if (!strstr(line, marker))
+			continue;
+		strscpy(r->line, line, sizeof(r->line));
+		found = true;
+	}
+	kfree(line);
+	if (!found)
+		return false;
+
+	r->text = r->line;
+	if (r->line[0] == '[') {
+		const char *end = strstr(r->line, "] ");
+
+		if (end)
+			r->text = end + 2;
+	}
+	r->len = strcspn(r->text, "\n");
+	return true;
+}
+
+/* The identifier of a record's prefix, or -1 when it has none. */
+static s64 msgid_of(const struct msgid_record *r)
+{
+	char hex[9];
+	u32 id;
+
+	if (r->len < PRINTK_MSGID_PREFIX_LEN || r->text[0] != '(' ||
+	    memcmp(r->text + 9, "): ", 3))
+		return -1;
+	memcpy(hex, r->text + 1, 8);
+	hex[8] = '\0';
+	if (kstrtou32(hex, 16, &id))
+		return -1;
+	return id;
+}
+
+struct msgid_suite {
+	bool was_on;
+	struct msgid_record rec;
+	char marker[48];
+};
+
+static int msgid_record_init(struct kunit *test)
+{
+	struct msgid_suite *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->was_on = static_key_enabled(&printk_msgid_key);
+	static_branch_enable(&printk_msgid_key);
+	test->priv = s;
+	return 0;
+}
+
+static void msgid_record_exit(struct kunit *test)
+{
+	struct msgid_suite *s = test->priv;
+
+	if (!s->was_on)
+		static_branch_disable(&printk_msgid_key);
+}
+
+static u32 msgid_marker(struct msgid_suite *s, const char *what)
+{
+	u32 n = get_random_u32();
+
+	snprintf(s->marker, sizeof(s->marker), "%s %u", what, n);
+	return n;
+}
+
+static void msgid_record_plain_test(struct kunit *test)
+{
+	struct msgid_suite *s = test->priv;
+	u32 n = msgid_marker(s, "msgid kunit:");
+
+	printk(KERN_INFO "msgid kunit: %u\n", n);
+	KUNIT_ASSERT_TRUE(test, msgid_find(&s->rec, s->marker));
+	KUNIT_EXPECT_EQ(test, msgid_of(&s->rec), msgid_vector_id("\0016msgid kunit: %u\n"));
+	KUNIT_EXPECT_EQ(test, s->rec.len, PRINTK_MSGID_PREFIX_LEN + strlen(s->marker));
+	KUNIT_EXPECT_MEMEQ(test, s->rec.text + PRINTK_MSGID_PREFIX_LEN, s->marker,
+			   strlen(s->marker));
+}
+
+static void msgid_record_off_test(struct kunit *test)
+{
+	struct msgid_suite *s = test->priv;
+	u32 n = msgid_marker(s, "msgid kunit:");
+
+	static_branch_disable(&printk_msgid_key);
+	printk(KERN_INFO "msgid kunit: %u\n", n);
+	static_branch_enable(&printk_msgid_key);
+	KUNIT_ASSERT_TRUE(test, msgid_find(&s->rec, s->marker));
+	KUNIT_EXPECT_EQ(test, msgid_of(&s->rec), -1);
+	KUNIT_EXPECT_EQ(test, s->rec.len, strlen(s->marker));
+}
+
+static void msgid_record_dev_test(struct kunit *test)
+{
+	struct msgid_suite *s = test->priv;
+	struct device *dev = kunit_device_register(test, "msgid-kunit-dev");
+	u32 n = msgid_marker(s, "msgid kunit dev");
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(dev));
+	dev_info(dev, "msgid kunit dev %u\n", n);
+	KUNIT_ASSERT_TRUE(test, msgid_find(&s->rec, s->marker));
+	KUNIT_EXPECT_EQ(test, msgid_of(&s->rec), msgid_vector_id("msgid kunit dev %u\n"));
+	KUNIT_EXPECT_NOT_NULL(test, strnstr(s->rec.text, "msgid-kunit-dev: ", s->rec.len));
+}
+
+static void msgid_record_cont_test(struct kunit *test)
+{
+	struct msgid_suite *s = test->priv;
+	u32 n = msgid_marker(s, "msgid kunit cont");
+
+	pr_info("msgid kunit cont %u", n);
+	pr_cont(" tail\n");
+	KUNIT_ASSERT_TRUE(test, msgid_find(&s->rec, s->marker));
+	KUNIT_EXPECT_EQ(test, msgid_of(&s->rec), msgid_vector_id("\0016msgid kunit cont %u"));
+	/* One prefix, at the start: the fragment is appended without one. */
+	KUNIT_EXPECT_EQ(test, s->rec.len,
+			PRINTK_MSGID_PREFIX_LEN + strlen(s->marker) + strlen(" tail"));
+}
+
+static void msgid_record_deferred_test(struct kunit *test)
+{
+	struct msgid_suite *s = test->priv;
+	u32 n = msgid_marker(s, "msgid kunit deferred");
+
+	if (!IS_BUILTIN(CONFIG_PRINTK_MSGID_KUNIT_TEST))
+		kunit_skip(test, "printk_deferred() is not exported to modules");
+#if IS_BUILTIN(CONFIG_PRINTK_MSGID_KUNIT_TEST)
+	printk_deferred(KERN_INFO "msgid kunit deferred %u\n", n);
+#endif
+	KUNIT_ASSERT_TRUE(test, msgid_find(&s->rec, s->marker));
+	KUNIT_EXPECT_EQ(test, msgid_of(&s->rec),
+			msgid_vector_id("\0016msgid kunit deferred %u\n"));
+}
+
+static void msgid_record_long_test(struct kunit *test)
+{
+	struct msgid_suite *s = test->priv;
+	char *filler = kunit_kzalloc(test, 1500, GFP_KERNEL);
+	u32 n = msgid_marker(s, "msgid kunit long");
+
+	KUNIT_ASSERT_NOT_NULL(test, filler);
+	memset(filler, 'x', 1499);
+	printk(KERN_INFO "msgid kunit long %u %s\n", n, filler);
+	KUNIT_ASSERT_TRUE(test, msgid_find(&s->rec, s->marker));
+	KUNIT_EXPECT_EQ(test, msgid_of(&s->rec), msgid_vector_id("\0016msgid kunit long %u %s\n"));
+	/* Truncated to the record limit, prefix included, as before. */
+	KUNIT_EXPECT_LE(test, s->rec.len, 1024);
+	KUNIT_EXPECT_GT(test, s->rec.len, 1000);
+	KUNIT_EXPECT_EQ(test, s->rec.text[s->rec.len - 1], 'x');
+}
+
+static struct kunit_case msgid_rule_cases[] = {
+	KUNIT_CASE(msgid_canonical_test),
+	KUNIT_CASE(msgid_crc_test),
+	KUNIT_CASE(msgid_level_test),
+	KUNIT_CASE(msgid_walk_test),
+	KUNIT_CASE(msgid_depth_test),
+	KUNIT_CASE(msgid_wrappers_test),
+	KUNIT_CASE(msgid_bad_vaf_test),
+	KUNIT_CASE(msgid_selfref_test),
+	KUNIT_CASE(msgid_malformed_test),
+	KUNIT_CASE(msgid_class_test),
+	KUNIT_CASE(msgid_class_vaf_test),
+	KUNIT_CASE(msgid_render_test),
+	{}
+};
+
+static struct kunit_suite msgid_rule_suite = {
+	.name = "printk_msgid",
+	.test_cases = msgid_rule_cases,
+};
+
+static struct kunit_case msgid_record_cases[] = {
+	KUNIT_CASE(msgid_record_plain_test),
+	KUNIT_CASE(msgid_record_off_test),
+	KUNIT_CASE(msgid_record_dev_test),
+	KUNIT_CASE(msgid_record_cont_test),
+	KUNIT_CASE(msgid_record_deferred_test),
+	KUNIT_CASE(msgid_record_long_test),
+	{}
+};
+
+static struct kunit_suite msgid_record_suite = {
+	.name = "printk_msgid_record",
+	.init = msgid_record_init,
+	.exit = msgid_record_exit,
+	.test_cases = msgid_record_cases,
+};
+
+kunit_test_suites(&msgid_rule_suite, &msgid_record_suite);
+
+MODULE_DESCRIPTION("KUnit tests for printk message identifiers");
+MODULE_LICENSE("GPL");
