@@ -1,0 +1,394 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Command line interface of scripts/msgid-db.py."""
+
+import argparse
+import os
+import sys
+from typing import TYPE_CHECKING, Iterable, Iterator, Optional
+
+from msgid_db import database, ids
+from msgid_db.ids import CallSite, InputError
+
+if TYPE_CHECKING:
+    from msgid_db import elf
+
+# elf, index, source, catalog and dmesg are imported by the commands that
+# need them: "lookup" must start fast.
+DEFAULT_INDEX_DIR = "/sys/kernel/debug/printk/index"
+
+PROG = "msgid-db.py"
+
+EXIT_OK = 0
+EXIT_NOT_FOUND = 1
+EXIT_USAGE = 2
+EXIT_DATABASE = 3
+EXIT_INTERRUPTED = 130
+
+EPILOG = """\
+exit status:
+  0    success
+  1    an ID (or class) was not found
+  2    usage or input error (bad arguments, ID, ELF file, index, catalog)
+  3    the database is missing or unreadable, or cannot be written
+  130  interrupted
+
+The database defaults to $MSGID_DB, else ./msgid.db.
+"""
+
+
+class UsageError(InputError):
+    """Bad input detected after argument parsing (exit status 2)."""
+
+
+def _warn(msg: str) -> None:
+    print("%s: warning: %s" % (PROG, msg), file=sys.stderr)
+
+
+def _db_path(args: argparse.Namespace) -> str:
+    return args.db or database.default_path()
+
+
+# --------------------------------------------------------------- build
+
+def _index_sites(directory: str, sources: list[str]) -> Iterator[CallSite]:
+    from msgid_db import index
+    for module, data in index.read_dir(directory):
+        stats = index.ParseStats()
+        yield from index.parse_file(data, module, stats)
+        if stats.malformed:
+            _warn("%s:%d: %d malformed index line(s) skipped"
+                  % (os.path.join(directory, module), stats.first_malformed,
+                     stats.malformed))
+    sources.append("index:%s" % directory)
+
+
+def _elf_sites(image: "elf.ElfFile", module: str) -> Iterator[CallSite]:
+    for e in image.printk_index():
+        if e.fmt is None:
+            continue
+        yield CallSite.from_format(
+            e.fmt, file=ids.decode(e.file or b"?"), line=e.line,
+            function=ids.decode(e.func or b"?"), module=module, origin="elf",
+            level=ids.level_of(e.fmt, e.level))
+
+
+def _module_files(directory: str) -> Iterator[str]:
+    if not os.path.isdir(directory):
+        raise UsageError("%s: no such directory" % directory)
+    for dirpath, dirnames, filenames in os.walk(directory):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.endswith((".ko", ".ko.gz", ".ko.xz")):
+                yield os.path.join(dirpath, name)
+            elif name.endswith(".ko.zst"):
+                _warn("%s: zstd-compressed modules are not supported, "
+                      "skipped" % os.path.join(dirpath, name))
+
+
+def _modules_sites(directory: str) -> Iterator[CallSite]:
+    from msgid_db import elf
+    for path in _module_files(directory):
+        image = elf.ElfFile.from_path(path)
+        if image.section(".printk_index") is None:
+            continue
+        yield from _elf_sites(image, elf.module_name(image, path))
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    """Build the database from the index, ELF files and/or sources."""
+    import datetime
+
+    from msgid_db import elf, source
+    use_index = args.index_dir is not None or not (
+        args.vmlinux or args.modules or args.source)
+    index_dir = args.index_dir or DEFAULT_INDEX_DIR
+    meta = {"built": datetime.datetime.now(datetime.timezone.utc)
+            .isoformat(timespec="seconds"), "tool": PROG}
+    sources: list[str] = []
+    # Check every input before the (atomic) write starts.
+    vmlinux = elf.ElfFile.from_path(args.vmlinux) if args.vmlinux else None
+    if vmlinux:
+        vmlinux.printk_index()  # fail early without .printk_index
+        release = vmlinux.kernel_release()
+        if release:
+            meta["kernel_release"] = release
+    if use_index:
+        if not os.path.isdir(index_dir):
+            raise UsageError("%s: no printk index (needs CONFIG_PRINTK_INDEX, "
+                             "debugfs and root)" % index_dir)
+        if os.path.realpath(index_dir) == DEFAULT_INDEX_DIR:
+            meta["kernel_release"] = os.uname().release
+    if args.modules and not os.path.isdir(args.modules):
+        raise UsageError("%s: no such directory" % args.modules)
+    if args.source and not os.path.isdir(args.source):
+        raise UsageError("%s: no such directory" % args.source)
+
+    def sites() -> Iterator[CallSite]:
+        if use_index:
+            yield from _index_sites(index_dir, sources)
+        if vmlinux:
+            yield from _elf_sites(vmlinux, "vmlinux")
+            sources.append("vmlinux:%s" % args.vmlinux)
+        if args.modules:
+            yield from _modules_sites(args.modules)
+            sources.append("modules:%s" % args.modules)
+        if args.source:
+            yield from source.scan_tree(args.source)
+            sources.append("source:%s" % args.source)
+        meta["sources"] = " ".join(sources)
+
+    path = args.output or _db_path(args)
+    count = database.write(path, sites(), meta)
+    print("%s: %d call sites from %s" % (path, count, meta["sources"]),
+          file=sys.stderr)
+    return EXIT_OK
+
+
+# -------------------------------------------------------------- queries
+
+def format_site(site: CallSite) -> str:
+    """Render one call site as 'file:line function <level> "fmt" ...'."""
+    text = '%s:%d %s <%s> "%s"' % (
+        site.file, site.line, site.function, site.level,
+        ids.escape(site.format.encode("utf-8", "surrogateescape")))
+    if site.msg_class != ids.CLASS_NONE:
+        text += " [%s]" % site.msg_class
+    if site.module:
+        text += " (%s)" % site.module
+    return text
+
+
+def _site_dict(site: CallSite) -> dict:
+    return {"id": site.id, "file": site.file, "line": site.line,
+            "function": site.function, "level": site.level,
+            "format": site.format, "canonical": site.canonical,
+            "module": site.module, "class": site.msg_class,
+            "origin": site.origin}
+
+
+def _parse_ids(values: Iterable[str]) -> list[str]:
+    try:
+        return [ids.parse_id(v) for v in values]
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def cmd_lookup(args: argparse.Namespace) -> int:
+    """Print the call sites of each ID."""
+    import json
+
+    wanted = _parse_ids(args.ids)
+    db = database.open_db(_db_path(args))
+    status = EXIT_OK
+    for msgid in wanted:
+        sites = db.lookup(msgid)
+        if not sites:
+            print("%s: %s: unknown message ID" % (PROG, msgid),
+                  file=sys.stderr)
+            status = EXIT_NOT_FOUND
+        for site in sites:
+            if args.json:
+                print(json.dumps(_site_dict(site)))
+            else:
+                print(("%s " % msgid if len(wanted) > 1 else "")
+                      + format_site(site))
+    return status
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """List the call sites of one class."""
+    sites = database.open_db(_db_path(args)).by_class(args.msg_class)
+    for site in sites:
+        print("%s %s" % (site.id, format_site(site)))
+    return EXIT_OK if sites else EXIT_NOT_FOUND
+
+
+def cmd_collisions(args: argparse.Namespace) -> int:
+    """Report CRC collisions and IDs shared by several call sites."""
+    db = database.open_db(_db_path(args))
+    crc, shared = db.collisions()
+    print("CRC collisions (one ID, different formats): %d IDs, %d call sites"
+          % (len(crc), sum(n for _, _, n in crc)))
+    if not args.summary:
+        for msgid, nformats, nsites in crc:
+            print("  %s: %d formats, %d call sites" % (msgid, nformats, nsites))
+            for site in db.lookup(msgid):
+                print("    " + format_site(site))
+    print("Shared IDs (one format, several call sites): %d IDs, %d call sites"
+          % (len(shared), sum(n for _, n in shared)))
+    if not args.summary:
+        for msgid, nsites in shared:
+            site = db.lookup(msgid)[0]
+            print('  %s: %d call sites "%s"' % (
+                msgid, nsites,
+                ids.escape(site.canonical.encode("utf-8", "surrogateescape"))))
+    return EXIT_OK
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    """Print the catalog entry (and call sites, if known) of an ID."""
+    from msgid_db import catalog as catalog_mod
+    msgid = _parse_ids([args.id])[0]
+    cat = catalog_mod.Catalog.load(args.catalog, args.lang)
+    entry = cat.get(msgid)
+    if entry is None:
+        print("%s: %s: no catalog entry" % (PROG, msgid), file=sys.stderr)
+        return EXIT_NOT_FOUND
+    print("-- %s" % msgid)
+    for name, values in entry.headers.items():
+        if name.startswith("X-"):
+            continue
+        for value in values:
+            print("%s: %s" % (name, value))
+    print()
+    print(entry.body)
+    path = _db_path(args)
+    if os.path.isfile(path):
+        sites = database.open_db(path).lookup(msgid)
+        if sites:
+            print()
+            for site in sites:
+                print("  -> " + format_site(site))
+    return EXIT_OK
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    """Print counts by origin and class, and the build metadata."""
+    db = database.open_db(_db_path(args))
+    for key, value in sorted(db.meta().items()):
+        print("%-15s %s" % (key + ":", value))
+    for column in ("origin", "class"):
+        print("by %s:" % column)
+        for value, count in db.counts(column):
+            print("  %-15s %d" % (value, count))
+    return EXIT_OK
+
+
+def _open_inputs(paths: list[str]) -> Iterator[bytes]:
+    if not paths:
+        paths = ["-"]
+    for path in paths:
+        if path == "-":
+            yield from sys.stdin.buffer
+            continue
+        try:
+            with open(path, "rb") as f:
+                yield from f
+        except OSError as e:
+            raise UsageError("%s: %s" % (path, e.strerror)) from None
+
+
+def cmd_annotate(args: argparse.Namespace) -> int:
+    """Annotate kernel log lines carrying message IDs."""
+    from msgid_db import catalog as catalog_mod
+    from msgid_db.dmesg import Annotator
+    db = database.open_db(_db_path(args))
+    cat = catalog_mod.Catalog.load(args.catalog, args.lang)
+    annotator = Annotator(db.id_map(), cat)
+    db.close()
+    if args.json:
+        annotator.annotate_json(_open_inputs(args.files), sys.stdout)
+    else:
+        sys.stdout.flush()
+        annotator.annotate(_open_inputs(args.files), sys.stdout.buffer)
+    return EXIT_OK
+
+
+# --------------------------------------------------------------- parser
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser of msgid-db.py."""
+    fmt = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(
+        prog=PROG, formatter_class=fmt, epilog=EPILOG,
+        description="Build and query a database of printk message IDs "
+                    "(the '(xxxxxxxx): ' prefix printed with printk.msgid=1).")
+    parser.add_argument("--db", metavar="FILE",
+                        help="database file (default: $MSGID_DB or msgid.db)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    def add(name: str, func, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text,
+                           epilog=EPILOG, formatter_class=fmt)
+        p.add_argument("--db", metavar="FILE", default=argparse.SUPPRESS,
+                       help="database file (default: $MSGID_DB or msgid.db)")
+        p.set_defaults(func=func)
+        return p
+
+    p = add("build", cmd_build, "build the database (default input: the "
+            "live printk index)")
+    p.add_argument("-o", "--output", metavar="DB",
+                   help="database to write (default: --db)")
+    p.add_argument("--index-dir", metavar="DIR",
+                   help="printk index directory (default %s)"
+                   % DEFAULT_INDEX_DIR)
+    p.add_argument("--vmlinux", metavar="FILE",
+                   help="read .printk_index from an uncompressed vmlinux")
+    p.add_argument("--modules", metavar="DIR",
+                   help="read .printk_index from every *.ko below DIR")
+    p.add_argument("--source", metavar="DIR",
+                   help="scan C sources below DIR (approximate)")
+
+    p = add("lookup", cmd_lookup, "print the call sites of message IDs")
+    p.add_argument("ids", nargs="+", metavar="ID",
+                   help="8 hex digits, optionally as (xxxxxxxx) or 0x...")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object per call site")
+
+    p = add("annotate", cmd_annotate, "annotate dmesg/journal/kmsg/serial "
+            "logs with call sites")
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help="log files (default: standard input)")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object per input line")
+    p.add_argument("--catalog", metavar="DIR", help="catalog directory")
+    p.add_argument("--lang", help="catalog language (default: from $LANG)")
+
+    p = add("collisions", cmd_collisions, "report IDs shared by different "
+            "formats or by several call sites")
+    p.add_argument("--summary", action="store_true",
+                   help="print the counts only")
+
+    p = add("list", cmd_list, "list the call sites of a message class")
+    p.add_argument("--class", dest="msg_class", required=True,
+                   choices=ids.CLASSES)
+
+    p = add("explain", cmd_explain, "print the catalog entry of an ID")
+    p.add_argument("id", metavar="ID")
+    p.add_argument("--lang", help="language (default: from $LANG, "
+                   "falling back to English)")
+    p.add_argument("--catalog", metavar="DIR",
+                   help="catalog directory (default: "
+                   "scripts/msgid_db/catalog)")
+
+    add("stats", cmd_stats, "print counts by origin and class")
+    return parser
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """Run msgid-db.py; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except InputError as e:
+        status, msg = EXIT_USAGE, str(e)
+    except database.DatabaseError as e:
+        status, msg = EXIT_DATABASE, str(e)
+    except OSError as e:
+        if isinstance(e, BrokenPipeError):
+            _silence_stdout()
+            return EXIT_OK
+        status = EXIT_DATABASE if args.command == "build" else EXIT_USAGE
+        msg = "%s%s" % (e.filename + ": " if e.filename else "",
+                        e.strerror or e)
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    print("%s: error: %s" % (PROG, msg), file=sys.stderr)
+    return status
+
+
+def _silence_stdout() -> None:
+    """Avoid a second BrokenPipeError when Python flushes stdout at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())

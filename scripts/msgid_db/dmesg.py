@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Find message IDs in kernel logs and annotate them with call sites.
+
+Recognised line shapes (the ID follows the header directly)::
+
+    [    1.234567] (1a2b3c4d): text            dmesg, serial console
+    <6>[    1.234567] (1a2b3c4d): text         dmesg -r
+    [Tue Dec  3 10:00:00 2024] (1a2b3c4d): .. dmesg -T
+    kern  :info  : [    1.2] (1a2b3c4d): ..    dmesg -x
+    Dec 03 10:00:00 host kernel: (1a2b3c4d): . journalctl -k -o short(-iso,...)
+    (1a2b3c4d): text                           journalctl -o cat, no timestamps
+    6,123,456789,-;(1a2b3c4d): text            /dev/kmsg records
+
+Other lines, including binary data and invalid UTF-8, pass through
+unchanged.  The annotation of a line is printed after it and after any
+directly following lines that start with a space (/dev/kmsg dictionary
+lines, dmesg multi-line continuations)::
+
+      -> kernel/watchdog.c:751 watchdog_timer_fn <0>
+      -- Subject: CPU stuck in kernel code (soft lockup)
+"""
+
+import json
+import re
+from dataclasses import dataclass
+from typing import BinaryIO, Iterable, Optional, TextIO
+
+from msgid_db.catalog import Catalog
+from msgid_db.ids import CLASS_NONE, classify
+
+#: id -> [(file, line, function, module, class, level)], see Database.id_map.
+SiteMap = dict[str, list[tuple[str, int, str, str, str, str]]]
+
+LINE_RE = re.compile(rb"""
+    (?:<\d{1,3}>)?                                  # dmesg -r, syslog PRI
+    (?: \d{1,3},\d+,-?\d+,[^;\n]{0,200};            # /dev/kmsg header
+      | (?: [A-Z][a-z]{2}\ [ \d]\d\ \d\d:\d\d:\d\d(?:\.\d+)?   # short
+          | \d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*               # short-iso
+          | \[[ \d.]{1,32}\] )                                # short-monotonic
+        \ \S{1,255}\ kernel:\ (?:\[[^\]\n]{1,64}\]\ ?)*
+      | [a-z]{1,8}\ *:[a-z]{1,8}\ *:\ ?(?:\[[^\]\n]{1,64}\]\ ?)*  # dmesg -x
+      | (?:\[[^\]\n]{1,64}\]\ ?)+                   # [timestamp] [T1] ...
+    )?
+    \((?P<id>[0-9a-f]{8})\):\ """, re.VERBOSE)
+
+MAX_SITES = 3
+
+
+@dataclass
+class Stats:
+    """Counters of one annotate run."""
+
+    lines: int = 0
+    with_id: int = 0
+    resolved: int = 0
+
+
+class Annotator:
+    """Annotate log lines using a preloaded id -> call sites map."""
+
+    def __init__(self, sites: SiteMap, catalog: Optional[Catalog] = None,
+                 max_sites: int = MAX_SITES) -> None:
+        self.sites = sites
+        self.catalog = catalog
+        self.max_sites = max_sites
+        self._cache: dict[tuple[str, str], bytes] = {}
+
+    def find(self, line: bytes) -> Optional[tuple[str, bytes]]:
+        """Return (id, message text) if @line carries an ID."""
+        m = LINE_RE.match(line)
+        if not m:
+            return None
+        return m.group("id").decode(), line[m.end():]
+
+    def subject(self, msgid: str) -> Optional[str]:
+        """Return the catalog subject of @msgid, if any."""
+        entry = self.catalog.get(msgid) if self.catalog else None
+        return entry.subject if entry else None
+
+    def annotation(self, msgid: str, text_class: str) -> bytes:
+        """Return the annotation lines for @msgid (b"" if unknown)."""
+        key = (msgid, text_class)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        sites = self.sites.get(msgid, [])
+        out = []
+        for file, line, func, module, site_class, level in \
+                sites[:self.max_sites]:
+            cls = text_class if text_class != CLASS_NONE else site_class
+            out.append("  -> %s:%d %s <%s>%s%s\n" % (
+                file, line, func, level,
+                " [%s]" % module if module and module != "vmlinux" else "",
+                " [%s]" % cls if cls != CLASS_NONE else ""))
+        if len(sites) > self.max_sites:
+            out.append("  -> ... and %d more call sites (msgid-db.py lookup "
+                       "%s)\n" % (len(sites) - self.max_sites, msgid))
+        subject = self.subject(msgid)
+        if subject and out:
+            out.append("  -- Subject: %s\n" % subject)
+        text = "".join(out).encode("utf-8", "backslashreplace")
+        self._cache[key] = text
+        return text
+
+    def annotate(self, lines: Iterable[bytes], out: BinaryIO) -> Stats:
+        """Copy @lines to @out, adding annotations after lines with IDs."""
+        stats = Stats()
+        match = LINE_RE.match
+        pending = b""
+        buf: list[bytes] = []
+        for line in lines:
+            stats.lines += 1
+            if pending and not line.startswith(b" "):
+                buf.append(pending)
+                pending = b""
+            buf.append(line)
+            m = match(line)
+            if m:
+                stats.with_id += 1
+                msgid = m.group("id").decode()
+                if msgid in self.sites:
+                    stats.resolved += 1
+                    text_class = classify(line[m.end():])
+                    pending = self.annotation(msgid, text_class)
+                    if not line.endswith(b"\n"):
+                        buf.append(b"\n")
+            if len(buf) > 4096:
+                out.write(b"".join(buf))
+                buf.clear()
+        if pending:
+            buf.append(pending)
+        out.write(b"".join(buf))
+        return stats
+
+    def record(self, line: bytes) -> dict:
+        """Return the JSON object for one input line."""
+        text = line.rstrip(b"\r\n")
+        obj: dict = {"line": text.decode("utf-8", "backslashreplace")}
+        found = self.find(text)
+        if not found:
+            obj["id"] = None
+            return obj
+        msgid, message = found
+        text_class = classify(message)
+        sites = self.sites.get(msgid, [])
+        obj["id"] = msgid
+        obj["class"] = (text_class if text_class != CLASS_NONE or not sites
+                        else sites[0][4])
+        obj["sites"] = [{"file": f, "line": n, "function": fn, "module": mod,
+                         "class": c, "level": lvl}
+                        for f, n, fn, mod, c, lvl in sites]
+        subject = self.subject(msgid)
+        if subject:
+            obj["subject"] = subject
+        return obj
+
+    def annotate_json(self, lines: Iterable[bytes], out: TextIO) -> Stats:
+        """Write one JSON object per line of @lines to @out."""
+        stats = Stats()
+        for line in lines:
+            stats.lines += 1
+            obj = self.record(line)
+            if obj["id"]:
+                stats.with_id += 1
+                stats.resolved += bool(obj["sites"])
+            out.write(json.dumps(obj) + "\n")
+        return stats

@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The printk message identifier rule and message classes.
+
+The kernel (with printk.msgid=1) prefixes every new record with
+"(%08x): ", the CRC-32 of the caller's format string after
+canonicalisation:
+
+ 1. the caller's format is the string written at the call site, including
+    any pr_fmt()/dev_fmt() prefix compiled into it; for wrappers passing the
+    caller's format through %pV (dev_printk, netdev_printk, ...) it is the
+    format inside the %pV;
+ 2. all leading KERN_SOH pairs (0x01 followed by '0'..'7' or 'c') are
+    dropped, then one trailing newline, if any;
+ 3. the ID is zlib.crc32() (CRC-32/ISO-HDLC) of the remaining bytes,
+    rendered as eight lower-case hex digits.
+
+This module is the only place implementing that rule.
+"""
+
+import re
+import zlib
+from typing import NamedTuple, Optional
+
+KERN_SOH = 0x01
+_LEVEL_CHARS = b"01234567c"
+
+#: Class tags (include/linux/printk.h) and the class names they map to.
+CLASS_TAGS: tuple[tuple[bytes, str], ...] = (
+    (b"[Hardware Error]: ", "hardware"),
+    (b"[Firmware Bug]: ", "firmware-bug"),
+    (b"[Firmware Warn]: ", "firmware-warn"),
+    (b"[Firmware Info]: ", "firmware-info"),
+    (b"[Deprecated]: ", "deprecated"),
+)
+CLASS_NONE = "none"
+CLASSES: tuple[str, ...] = tuple(name for _, name in CLASS_TAGS) + (CLASS_NONE,)
+
+_CLASS_RE = re.compile(b"|".join(re.escape(tag) for tag, _ in CLASS_TAGS))
+_CLASS_BY_TAG = dict(CLASS_TAGS)
+_ID_RE = re.compile(r"\(?(?:0[xX])?([0-9a-fA-F]{1,8})\)?:?")
+
+
+def strip_levels(fmt: bytes) -> tuple[bytes, bytes]:
+    """Split leading KERN_SOH pairs off @fmt.
+
+    Returns (level characters, rest), e.g. b"\\x016foo" -> (b"6", b"foo").
+    """
+    i = 0
+    while (i + 1 < len(fmt) and fmt[i] == KERN_SOH
+           and fmt[i + 1] in _LEVEL_CHARS):
+        i += 2
+    return fmt[1:i:2], fmt[i:]
+
+
+def canonical(fmt: bytes) -> bytes:
+    """Return the canonical form of a caller's format (rule steps 1-2)."""
+    rest = strip_levels(fmt)[1]
+    if rest.endswith(b"\n"):
+        rest = rest[:-1]
+    return rest
+
+
+def msgid(fmt: bytes) -> str:
+    """Return the 8-hex-digit message ID of the caller's format @fmt."""
+    return "%08x" % zlib.crc32(canonical(fmt))
+
+
+def classify(text: bytes) -> str:
+    """Return the class of a format or message text (first tag wins)."""
+    m = _CLASS_RE.search(text)
+    return _CLASS_BY_TAG[m.group(0)] if m else CLASS_NONE
+
+
+def level_of(fmt: bytes, level: Optional[bytes] = None) -> str:
+    """Return the level of a call site the way the printk index shows it.
+
+    @level is the pi_entry level string (None if the level is in @fmt).
+    The result is "N", "-1" (default), "c" (continuation at the default
+    level) or "N,c", mirroring pi_show() in kernel/printk/index.c.
+    """
+    chars = strip_levels(level if level is not None else fmt)[0]
+    num = next((chr(c) for c in chars if c != ord("c")), None)
+    if b"c" in chars:
+        return "c" if num is None else num + ",c"
+    return num if num is not None else "-1"
+
+
+def parse_id(text: str) -> str:
+    """Normalise a user-supplied ID ("1a2b3c4d", "(1a2b3c4d)", "0x1A2B3C4D").
+
+    Raises ValueError for anything else.
+    """
+    m = _ID_RE.fullmatch(text.strip())
+    if not m:
+        raise ValueError("invalid message ID %r (expected 8 hex digits)" % text)
+    return m.group(1).lower().rjust(8, "0")
+
+
+def escape(data: bytes) -> str:
+    """Render format bytes as the body of a C string literal."""
+    out = []
+    for c in data:
+        if c == 0x0a:
+            out.append("\\n")
+        elif c == 0x09:
+            out.append("\\t")
+        elif c in (0x22, 0x5c):
+            out.append("\\" + chr(c))
+        elif 0x20 <= c < 0x7f:
+            out.append(chr(c))
+        else:
+            out.append("\\%03o" % c)
+    return "".join(out)
+
+
+def decode(data: bytes) -> str:
+    """Decode format bytes for storage/display without ever failing."""
+    return data.decode("utf-8", "backslashreplace")
+
+
+class InputError(Exception):
+    """Bad user input (file, index, catalog...); exit status 2."""
+
+
+class CallSite(NamedTuple):
+    """One printk call site and its message ID."""
+
+    id: str
+    canonical: str
+    format: str
+    file: str
+    line: int
+    function: str
+    level: str
+    module: str
+    msg_class: str
+    origin: str
+
+    @classmethod
+    def from_format(cls, fmt: bytes, *, file: str, line: int, function: str,
+                    module: str, origin: str, level: Optional[str] = None,
+                    known_id: Optional[str] = None) -> "CallSite":
+        """Build a call site from the caller's format @fmt.
+
+        @known_id is an ID reported by the kernel itself; when None the ID
+        is computed from @fmt.
+        """
+        canon = canonical(fmt)
+        return cls(id=known_id or "%08x" % zlib.crc32(canon),
+                   canonical=decode(canon), format=decode(fmt), file=file,
+                   line=line, function=function,
+                   level=level if level is not None else level_of(fmt),
+                   module=module, msg_class=classify(canon), origin=origin)

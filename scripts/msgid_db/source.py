@@ -1,0 +1,291 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Best-effort scan of C sources for printk call sites.
+
+Finds printk()/pr_*()/dev_*()/netdev_*() calls whose format is a
+concatenation of string literals and known string macros (KERN_*, HW_ERR,
+FW_*, DEPRECATED, and "#define NAME "literal"" in the same file), applies
+the file's pr_fmt()/dev_fmt() (also when defined in a local "header.h"),
+and computes the IDs.  Without a preprocessor this is approximate: rows
+are marked origin "source-approx".  KBUILD_MODNAME is guessed as the
+file's base name.
+"""
+
+import bisect
+import os
+import re
+from typing import Iterator, Optional
+
+from msgid_db.ids import CallSite, level_of
+
+KERN_SOH = b"\x01"
+STRING_MACROS: dict[bytes, bytes] = {
+    b"KERN_SOH": KERN_SOH,
+    b"KERN_EMERG": KERN_SOH + b"0", b"KERN_ALERT": KERN_SOH + b"1",
+    b"KERN_CRIT": KERN_SOH + b"2", b"KERN_ERR": KERN_SOH + b"3",
+    b"KERN_WARNING": KERN_SOH + b"4", b"KERN_NOTICE": KERN_SOH + b"5",
+    b"KERN_INFO": KERN_SOH + b"6", b"KERN_DEBUG": KERN_SOH + b"7",
+    b"KERN_DEFAULT": b"", b"KERN_CONT": KERN_SOH + b"c",
+    b"FW_BUG": b"[Firmware Bug]: ", b"FW_WARN": b"[Firmware Warn]: ",
+    b"FW_INFO": b"[Firmware Info]: ", b"HW_ERR": b"[Hardware Error]: ",
+    b"DEPRECATED": b"[Deprecated]: ",
+}
+_LEVELS = {b"emerg": b"0", b"alert": b"1", b"crit": b"2", b"err": b"3",
+           b"warn": b"4", b"warning": b"4", b"notice": b"5", b"info": b"6",
+           b"dbg": b"7", b"debug": b"7", b"devel": b"7", b"cont": b"c"}
+
+# name(  -> (kind, level): kind "pr" applies pr_fmt, "dev" skips one
+# argument and applies dev_fmt, "netdev" skips one argument, "printk" is
+# raw; a level of None means the first argument is the level (dev_printk).
+_CALL_RE = re.compile(
+    rb"\b(?P<name>printk(?:_deferred)?(?:_once|_ratelimited)?"
+    rb"|pr_(?P<pl>emerg|alert|crit|err|warn|warning|notice|info|cont|debug"
+    rb"|devel)(?:_once|_ratelimited)?"
+    rb"|dev_(?P<dl>emerg|alert|crit|err|warn|notice|info|dbg)"
+    rb"(?:_once|_ratelimited)?|dev_printk"
+    rb"|netdev_(?P<nl>emerg|alert|crit|err|warn|notice|info|dbg)|netdev_printk"
+    rb")\s*\(")
+_COMMENT_RE = re.compile(
+    rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
+    re.DOTALL)
+_DEFINE_RE = re.compile(
+    rb"^[ \t]*#[ \t]*define[ \t]+(\w+)(\([ \t]*\w+[ \t]*\))?[ \t]+"
+    rb"((?:[^\n\\]|\\\n|\\.)*)", re.MULTILINE)
+_UNDEF_RE = re.compile(rb"^[ \t]*#[ \t]*undef[ \t]+(\w+)", re.MULTILINE)
+_FMT = b"\0FMT\0"  # stands for the "fmt" parameter in pr_fmt() bodies
+_UNKNOWN = b"\0?\0"  # a pr_fmt() we cannot evaluate: skip its call sites
+_INCLUDE_RE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]+"([^"]+)"', re.MULTILINE)
+_FUNC_RE = re.compile(
+    rb"^[A-Za-z_][^;#{}=]*?\b([A-Za-z_]\w*)[ \t]*\([^;{}]*\)[ \t\n]*\{",
+    re.MULTILINE)
+_TOKEN_RE = re.compile(rb'\s*(?:"((?:\\.|[^"\\])*)"|([A-Za-z_]\w*))\s*',
+                       re.DOTALL)
+_C_ESCAPE_RE = re.compile(rb"\\(x[0-9a-fA-F]+|[0-7]{1,3}|.)", re.DOTALL)
+_C_ESCAPES = {b"n": b"\n", b"t": b"\t", b"r": b"\r", b"f": b"\f",
+              b"v": b"\v", b"a": b"\a", b"b": b"\b", b"e": b"\x1b"}
+
+
+def c_unescape(body: bytes) -> bytes:
+    """Decode the body of a C string literal."""
+    def repl(m: "re.Match[bytes]") -> bytes:
+        seq = m.group(1)
+        if seq[:1] == b"x":
+            return bytes([int(seq[1:], 16) & 0xff])
+        if seq[:1].isdigit() and seq[:1] < b"8":
+            return bytes([int(seq, 8) & 0xff])
+        return _C_ESCAPES.get(seq, seq)
+    return _C_ESCAPE_RE.sub(repl, body)
+
+
+def strip_comments(text: bytes) -> bytes:
+    """Blank out comments, keeping string literals and line numbers."""
+    def repl(m: "re.Match[bytes]") -> bytes:
+        s = m.group(0)
+        if s[:1] in b"\"'":
+            return s
+        return b" " + b"\n" * s.count(b"\n")
+    return _COMMENT_RE.sub(repl, text)
+
+
+def eval_strings(expr: bytes, macros: dict[bytes, bytes],
+                 fmt_arg: Optional[bytes] = None) -> Optional[bytes]:
+    """Evaluate a concatenation of literals and string macros.
+
+    @fmt_arg replaces the identifier "fmt" (for pr_fmt() bodies).  Returns
+    None if @expr contains anything else.
+    """
+    pos, out = 0, []
+    expr = expr.strip()
+    while pos < len(expr):
+        m = _TOKEN_RE.match(expr, pos)
+        if not m:
+            return None
+        if m.group(1) is not None:
+            out.append(c_unescape(m.group(1)))
+        elif fmt_arg is not None and m.group(2) == b"fmt":
+            out.append(fmt_arg)
+        elif m.group(2) in macros:
+            out.append(macros[m.group(2)])
+        else:
+            return None
+        pos = m.end()
+    return b"".join(out) if out else None
+
+
+def split_args(text: bytes, start: int, count: int) -> Optional[list[bytes]]:
+    """Return the first @count top-level arguments of a call.
+
+    @start is just after the opening parenthesis.
+    """
+    args, depth, begin, i = [], 0, start, start
+    while i < len(text) and len(args) < count:
+        c = text[i]
+        if c in b"\"'":
+            m = _COMMENT_RE.match(text, i)
+            i = m.end() if m else i + 1
+            continue
+        if c in b"([{":
+            depth += 1
+        elif c in b")]}":
+            if depth == 0:
+                args.append(text[begin:i])
+                return args
+            depth -= 1
+        elif c == ord(",") and depth == 0:
+            args.append(text[begin:i])
+            begin = i + 1
+        i += 1
+    return args if len(args) == count else None
+
+
+class _FileScanner:
+    """Scan one C file (with its local headers) for call sites."""
+
+    def __init__(self, path: str, relpath: str) -> None:
+        self.path = path
+        self.relpath = relpath
+        modname = os.path.splitext(os.path.basename(path))[0]
+        self.macros = dict(STRING_MACROS)
+        self.macros[b"KBUILD_MODNAME"] = modname.replace("-", "_").encode()
+        # (position, template or None) per macro, in file order; a file
+        # may #undef and redefine pr_fmt several times.
+        self.templates: dict[bytes, list[tuple[int, int, Optional[bytes]]]] = {
+            b"pr_fmt": [], b"dev_fmt": []}
+
+    def _learn_defines(self, text: bytes, at: Optional[int] = None) -> None:
+        """Learn string macros and pr_fmt/dev_fmt templates from @text.
+
+        @at overrides the position of definitions (for included headers).
+        """
+        for m in _DEFINE_RE.finditer(text):
+            name, param = m.group(1), m.group(2)
+            body = m.group(3).replace(b"\\\n", b" ")
+            if param is None:
+                value = eval_strings(body, self.macros)
+                if value is not None:
+                    self.macros[name] = value
+            elif name in self.templates:
+                # "fmt, __func__"-style bodies: only the format part counts.
+                first = split_args(body + b")", 0, 1)
+                value = first and eval_strings(first[0], self.macros,
+                                               fmt_arg=_FMT)
+                if not value or value.count(_FMT) != 1:
+                    value = _UNKNOWN
+                self.templates[name].append(self._where(m, at) + (value,))
+        for m in _UNDEF_RE.finditer(text):
+            if m.group(1) in self.templates:
+                self.templates[m.group(1)].append(self._where(m, at) + (None,))
+        for defs in self.templates.values():
+            defs.sort(key=lambda d: d[:2])
+
+    @staticmethod
+    def _where(m: "re.Match[bytes]", at: Optional[int]) -> tuple[int, int]:
+        """Sort key of a definition: (position in the .c file, in header)."""
+        return (m.start(), 0) if at is None else (at, m.start())
+
+    def _template(self, name: bytes, pos: int) -> Optional[bytes]:
+        """Return the pr_fmt/dev_fmt template in effect at @pos."""
+        defs = self.templates[name]
+        i = bisect.bisect_right([d[0] for d in defs], pos) - 1
+        return defs[i][2] if i >= 0 else None
+
+    def _local_headers(self, text: bytes) -> Iterator[tuple[int, bytes]]:
+        """Yield (position of the #include, text) of "local" headers."""
+        base = os.path.dirname(self.path)
+        for m in _INCLUDE_RE.finditer(text):
+            hdr = os.path.join(base, m.group(1).decode("utf-8", "replace"))
+            try:
+                with open(hdr, "rb") as f:
+                    yield m.start(), strip_comments(f.read())
+            except OSError:
+                continue
+
+    def scan(self) -> list[CallSite]:
+        with open(self.path, "rb") as f:
+            text = strip_comments(f.read())
+        for pos, hdr in self._local_headers(text):
+            self._learn_defines(hdr, at=pos)
+        self._learn_defines(text)
+        funcs = [(m.start(), m.group(1)) for m in _FUNC_RE.finditer(text)]
+        starts = [pos for pos, _ in funcs]
+        sites = []
+        for m in _CALL_RE.finditer(text):
+            if self._is_definition(text, m.start()):
+                continue
+            fmt, level = self._call_format(text, m)
+            if fmt is None:
+                continue
+            i = bisect.bisect_right(starts, m.start()) - 1
+            func = funcs[i][1].decode() if i >= 0 else "?"
+            sites.append(CallSite.from_format(
+                fmt, file=self.relpath, line=text.count(b"\n", 0, m.start()) + 1,
+                function=func, module="", origin="source-approx",
+                level=level))
+        return sites
+
+    @staticmethod
+    def _is_definition(text: bytes, pos: int) -> bool:
+        line_start = text.rfind(b"\n", 0, pos) + 1
+        return re.match(rb"[ \t]*#", text[line_start:pos]) is not None
+
+    def _call_format(self, text: bytes, m: "re.Match[bytes]"
+                     ) -> tuple[Optional[bytes], Optional[str]]:
+        name = m.group("name")
+        if name in (b"dev_printk", b"netdev_printk"):
+            args = split_args(text, m.end(), 3)
+            if not args:
+                return None, None
+            level = eval_strings(args[0], self.macros)
+            fmt = eval_strings(args[2], self.macros)
+            if level is None or fmt is None:
+                return None, None
+            return fmt, _level_name(level + fmt)
+        nargs = 1 if name.startswith((b"pr_", b"printk")) else 2
+        args = split_args(text, m.end(), nargs)
+        if not args:
+            return None, None
+        fmt = eval_strings(args[-1], self.macros)
+        if fmt is None:
+            return None, None
+        if m.group("pl"):
+            prefix = KERN_SOH + _LEVELS[m.group("pl")]
+            if m.group("pl") != b"cont":
+                fmt = _apply(self._template(b"pr_fmt", m.start()), fmt)
+            return (prefix + fmt, None) if fmt is not None else (None, None)
+        if m.group("dl"):
+            level = KERN_SOH + _LEVELS[m.group("dl")]
+            fmt = _apply(self._template(b"dev_fmt", m.start()), fmt)
+            return (fmt, _level_name(level)) if fmt is not None else (None,
+                                                                      None)
+        if m.group("nl"):
+            level = KERN_SOH + _LEVELS[m.group("nl")]
+            return fmt, _level_name(level)
+        return fmt, None
+
+
+def _apply(template: Optional[bytes], fmt: bytes) -> Optional[bytes]:
+    """Expand a pr_fmt()/dev_fmt() template; None if it is unknown."""
+    if template == _UNKNOWN:
+        return None
+    return template.replace(_FMT, fmt) if template else fmt
+
+
+def _level_name(level: bytes) -> str:
+    return level_of(level)
+
+
+def scan_file(path: str, relpath: Optional[str] = None) -> list[CallSite]:
+    """Return the call sites found in one C file."""
+    return _FileScanner(path, relpath or path).scan()
+
+
+def scan_tree(root: str) -> Iterator[CallSite]:
+    """Yield the call sites of every *.c file below @root."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            if name.endswith(".c"):
+                path = os.path.join(dirpath, name)
+                try:
+                    yield from scan_file(path, os.path.relpath(path, root))
+                except OSError:
+                    continue

@@ -1,0 +1,200 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Build tiny ELF files carrying a .printk_index, for the tests.
+
+Independent of msgid_db.elf: everything is packed by hand with struct.
+"""
+
+import struct
+from dataclasses import dataclass, field
+from typing import Optional
+
+ET_EXEC, ET_REL = 2, 1
+SHT_PROGBITS, SHT_SYMTAB, SHT_STRTAB, SHT_RELA, SHT_REL = 1, 2, 3, 4, 9
+SHF_ALLOC = 2
+EM_386, EM_X86_64, EM_AARCH64 = 3, 62, 183
+
+
+@dataclass
+class Section:
+    name: str
+    type: int = SHT_PROGBITS
+    data: bytes = b""
+    addr: int = 0
+    flags: int = SHF_ALLOC
+    link: int = 0
+    info: int = 0
+    entsize: int = 0
+
+
+@dataclass
+class Entry:
+    """A call site to put into the index."""
+
+    fmt: Optional[bytes]
+    func: bytes
+    file: bytes
+    line: int
+    level: Optional[bytes] = None
+    prefix: Optional[bytes] = None
+
+
+@dataclass
+class _Strings:
+    data: bytearray = field(default_factory=bytearray)
+    offsets: dict = field(default_factory=dict)
+
+    def add(self, s: Optional[bytes]) -> Optional[int]:
+        if s is None:
+            return None
+        if s not in self.offsets:
+            self.offsets[s] = len(self.data)
+            self.data += s + b"\0"
+        return self.offsets[s]
+
+
+def pack_elf(sections: list[Section], etype: int, machine: int,
+             is64: bool = True, little: bool = True) -> bytes:
+    """Return an ELF image with a NULL section, @sections and .shstrtab."""
+    e = "<" if little else ">"
+    names = bytearray(b"\0")
+    name_off = []
+    for s in sections + [Section(".shstrtab", SHT_STRTAB, flags=0)]:
+        name_off.append(len(names))
+        names += s.name.encode() + b"\0"
+    all_secs = sections + [Section(".shstrtab", SHT_STRTAB, bytes(names),
+                                   flags=0)]
+    ehsize = 64 if is64 else 52
+    shentsize = 64 if is64 else 40
+    body = bytearray()
+    offsets = []
+    for s in all_secs:
+        while (ehsize + len(body)) % 8:
+            body.append(0)
+        offsets.append(ehsize + len(body))
+        body += s.data
+    while (ehsize + len(body)) % 8:
+        body.append(0)
+    shoff = ehsize + len(body)
+    shnum = len(all_secs) + 1
+    ident = b"\x7fELF" + bytes([2 if is64 else 1, 1 if little else 2, 1]) \
+        + b"\0" * 9
+    if is64:
+        hdr = struct.pack(e + "HHIQQQIHHHHHH", etype, machine, 1, 0, 0, shoff,
+                          0, ehsize, 0, 0, shentsize, shnum, shnum - 1)
+        shfmt = e + "IIQQQQIIQQ"
+    else:
+        hdr = struct.pack(e + "HHIIIIIHHHHHH", etype, machine, 1, 0, 0, shoff,
+                          0, ehsize, 0, 0, shentsize, shnum, shnum - 1)
+        shfmt = e + "IIIIIIIIII"
+    shdrs = struct.pack(shfmt, *([0] * 10))
+    for s, name, off in zip(all_secs, name_off, offsets):
+        shdrs += struct.pack(shfmt, name, s.type, s.flags, s.addr, off,
+                             len(s.data), s.link, s.info, 8, s.entsize)
+    return ident + hdr + bytes(body) + shdrs
+
+
+def build_exec(entries: list[Entry], is64: bool = True, little: bool = True,
+               base: int = 0xffffffff81000000,
+               extra: bytes = b"") -> bytes:
+    """vmlinux-like ET_EXEC: absolute pointers resolved at link time."""
+    e = "<" if little else ">"
+    ptr = "Q" if is64 else "I"
+    if not is64:
+        base &= 0xffffffff
+    strings = _Strings()
+    for ent in entries:
+        for s in (ent.fmt, ent.func, ent.file, ent.level, ent.prefix):
+            strings.add(s)
+    strings.data += extra
+    str_addr = base
+    entry_addr = base + 0x10000
+    index_addr = base + 0x20000
+
+    def p(s: Optional[bytes]) -> int:
+        off = strings.add(s) if s is not None else None
+        return 0 if off is None else str_addr + off
+
+    structs = b"".join(
+        struct.pack(e + ptr * 3 + "I" + ptr * 2, p(x.fmt), p(x.func),
+                    p(x.file), x.line, p(x.level), p(x.prefix))
+        for x in entries)
+    size = len(structs) // max(len(entries), 1)
+    index = b"".join(struct.pack(e + ptr, entry_addr + i * size)
+                     for i in range(len(entries)))
+    return pack_elf([
+        Section(".rodata.str", data=bytes(strings.data), addr=str_addr),
+        Section(".rodata", data=structs, addr=entry_addr),
+        Section(".printk_index", data=index, addr=index_addr),
+    ], ET_EXEC, EM_X86_64 if is64 else EM_386, is64, little)
+
+
+def build_rel(entries: list[Entry], machine: int = EM_X86_64,
+              is64: bool = True, modinfo: Optional[bytes] = None) -> bytes:
+    """Module-like ET_REL: zero pointers plus RELA (64) / REL (32) relocs."""
+    ptr = "<Q" if is64 else "<I"
+    psize = 8 if is64 else 4
+    abs_type = {EM_X86_64: 1, EM_AARCH64: 257, EM_386: 1}[machine]
+    strings = _Strings()
+    for ent in entries:
+        for s in (ent.fmt, ent.func, ent.file, ent.level, ent.prefix):
+            strings.add(s)
+    esize = 3 * psize + 4 + 2 * psize
+    structs = bytearray()
+    str_relocs = []   # (offset in .data.rel.ro, addend in .rodata.str)
+    for i, x in enumerate(entries):
+        base = i * esize
+        structs += b"\0" * esize
+        struct.pack_into("<I", structs, base + 3 * psize, x.line)
+        fields = [(0, x.fmt), (psize, x.func), (2 * psize, x.file),
+                  (3 * psize + 4, x.level), (4 * psize + 4, x.prefix)]
+        for off, s in fields:
+            if s is not None:
+                str_relocs.append((base + off, strings.add(s)))
+    index = b"\0" * (psize * len(entries))
+    idx_relocs = [(i * psize, i * esize) for i in range(len(entries))]
+    # Section indices: 1 .rodata.str, 2 .data.rel.ro, 3 .printk_index,
+    # 4 .rela.data.rel.ro, 5 .rela.printk_index, 6 .symtab, 7 .strtab,
+    # 8 .modinfo
+    if is64:
+        syms = struct.pack("<IBBHQQ", 0, 0, 0, 0, 0, 0)
+        for shndx in (1, 2):
+            syms += struct.pack("<IBBHQQ", 0, 3, 0, shndx, 0, 0)
+    else:
+        syms = struct.pack("<IIIBBH", 0, 0, 0, 0, 0, 0)
+        for shndx in (1, 2):
+            syms += struct.pack("<IIIBBH", 0, 0, 0, 3, 0, shndx)
+
+    def relocs(items: list[tuple[int, int]], sym: int) -> bytes:
+        out = b""
+        for off, addend in items:
+            if is64:
+                out += struct.pack("<QQq", off, (sym << 32) | abs_type, addend)
+            else:
+                out += struct.pack("<II", off, (sym << 8) | abs_type)
+        return out
+
+    if not is64:  # SHT_REL: the addend lives in the relocated field
+        for off, addend in str_relocs:
+            struct.pack_into(ptr, structs, off, addend)
+        index = bytearray(index)
+        for off, addend in idx_relocs:
+            struct.pack_into(ptr, index, off, addend)
+        index = bytes(index)
+    rtype = SHT_RELA if is64 else SHT_REL
+    rsize = 24 if is64 else 8
+    rname = ".rela" if is64 else ".rel"
+    sections = [
+        Section(".rodata.str", data=bytes(strings.data)),
+        Section(".data.rel.ro", data=bytes(structs)),
+        Section(".printk_index", data=index),
+        Section(rname + ".data.rel.ro", rtype, relocs(str_relocs, 1),
+                flags=0, link=6, info=2, entsize=rsize),
+        Section(rname + ".printk_index", rtype, relocs(idx_relocs, 2),
+                flags=0, link=6, info=3, entsize=rsize),
+        Section(".symtab", SHT_SYMTAB, syms, flags=0, link=7, info=3,
+                entsize=24 if is64 else 16),
+        Section(".strtab", SHT_STRTAB, b"\0", flags=0),
+    ]
+    if modinfo is not None:
+        sections.append(Section(".modinfo", data=modinfo))
+    return pack_elf(sections, ET_REL, machine, is64)

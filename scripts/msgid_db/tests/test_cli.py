@@ -1,0 +1,231 @@
+# SPDX-License-Identifier: GPL-2.0
+"""End-to-end tests of the command line (msgid_db.cli, msgid-db.py)."""
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+import zlib
+
+from msgid_db import cli
+from msgid_db.tests import elf_builder as eb
+
+SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "msgid-db.py")
+INDEX = b"""\
+# <level/flags> filename:line function "format"
+<0> arch/x86/kernel/cpu/mce/core.c:176 __print_mce "mce: [Hardware Error]: CPU %d: Machine Check%s: %Lx Bank %d: %016Lx\\n"
+<3> drivers/base/core.c:12 probe_it "%s %s: probe failed: %d\\n"
+<4> arch/x86/kernel/tsc_sync.c:76 tsc_verify_tsc_adjust "[Firmware Bug]: TSC ADJUST differs: CPU%u %lld --> %lld. Restoring\\n"
+<6> kernel/a.c:1 a "same\\n"
+<6> kernel/b.c:2 b "same\\n"
+"""
+MCE = "%08x" % zlib.crc32(b"mce: [Hardware Error]: CPU %d: Machine Check%s: "
+                          b"%Lx Bank %d: %016Lx")
+PROBE = "%08x" % zlib.crc32(b"probe failed: %d")
+SAME = "%08x" % zlib.crc32(b"same")
+
+
+class CliTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.db = os.path.join(self.tmp.name, "msgid.db")
+        self.index = os.path.join(self.tmp.name, "index")
+        os.mkdir(self.index)
+        with open(os.path.join(self.index, "vmlinux"), "wb") as f:
+            f.write(INDEX)
+
+    def run_cli(self, *argv: str) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = cli.main(list(argv))
+            except SystemExit as e:  # argparse usage errors
+                status = e.code
+        return status, out.getvalue(), err.getvalue()
+
+    def build(self) -> None:
+        status, _, err = self.run_cli("--db", self.db, "build",
+                                      "--index-dir", self.index)
+        self.assertEqual(status, 0, err)
+
+    def test_lookup(self) -> None:
+        self.build()
+        status, out, _ = self.run_cli("--db", self.db, "lookup",
+                                      "(%s)" % MCE)
+        self.assertEqual(status, 0)
+        self.assertEqual(out, 'arch/x86/kernel/cpu/mce/core.c:176 __print_mce '
+                         '<0> "mce: [Hardware Error]: CPU %d: Machine Check%s:'
+                         ' %Lx Bank %d: %016Lx\\n" [hardware] (vmlinux)\n')
+
+    def test_lookup_several_and_unknown(self) -> None:
+        self.build()
+        status, out, err = self.run_cli("lookup", "--db", self.db, PROBE,
+                                        "0x" + SAME, "deadbeef")
+        self.assertEqual(status, 1)
+        self.assertEqual(len(out.splitlines()), 3)
+        self.assertTrue(out.startswith(PROBE + " drivers/base/core.c:12"))
+        self.assertIn("deadbeef: unknown message ID", err)
+
+    def test_lookup_json(self) -> None:
+        self.build()
+        _, out, _ = self.run_cli("--db", self.db, "lookup", "--json", PROBE)
+        obj = json.loads(out)
+        self.assertEqual((obj["id"], obj["canonical"], obj["origin"]),
+                         (PROBE, "probe failed: %d", "index-computed"))
+
+    def test_bad_id(self) -> None:
+        self.build()
+        status, _, err = self.run_cli("--db", self.db, "lookup", "xyz")
+        self.assertEqual(status, 2)
+        self.assertIn("invalid message ID", err)
+
+    def test_missing_db(self) -> None:
+        status, _, err = self.run_cli("--db", self.db, "lookup", MCE)
+        self.assertEqual(status, 3)
+        self.assertEqual(len(err.splitlines()), 1)
+
+    def test_env_db(self) -> None:
+        self.build()
+        os.environ["MSGID_DB"] = self.db
+        try:
+            self.assertEqual(self.run_cli("lookup", MCE)[0], 0)
+        finally:
+            del os.environ["MSGID_DB"]
+
+    def test_list_collisions_stats(self) -> None:
+        self.build()
+        status, out, _ = self.run_cli("--db", self.db, "list", "--class",
+                                      "firmware-bug")
+        self.assertEqual((status, len(out.splitlines())), (0, 1))
+        self.assertEqual(self.run_cli("--db", self.db, "list", "--class",
+                                      "deprecated")[0], 1)
+        status, out, _ = self.run_cli("--db", self.db, "collisions")
+        self.assertIn("CRC collisions (one ID, different formats): 0 IDs", out)
+        self.assertIn("Shared IDs (one format, several call sites): 1 IDs, "
+                      "2 call sites", out)
+        self.assertIn('%s: 2 call sites "same"' % SAME, out)
+        status, out, _ = self.run_cli("--db", self.db, "stats")
+        self.assertIn("index-computed  5", out)
+
+    def test_build_from_elf(self) -> None:
+        vmlinux = os.path.join(self.tmp.name, "vmlinux")
+        with open(vmlinux, "wb") as f:
+            f.write(eb.build_exec([eb.Entry(b"\x016hi %d\n", b"f", b"a.c", 3)],
+                                  extra=b"Linux version 6.12.0-t (x)\0"))
+        mods = os.path.join(self.tmp.name, "lib", "modules")
+        os.makedirs(mods)
+        with open(os.path.join(mods, "test_msgid.ko"), "wb") as f:
+            f.write(eb.build_rel([eb.Entry(b"\x010x\n", b"g", b"b.c", 4)],
+                                 modinfo=b"name=test_msgid\0"))
+        status, _, err = self.run_cli("--db", self.db, "build", "--vmlinux",
+                                      vmlinux, "--modules", mods)
+        self.assertEqual(status, 0, err)
+        _, out, _ = self.run_cli("--db", self.db, "lookup",
+                                 "%08x" % zlib.crc32(b"x"))
+        self.assertEqual(out, 'b.c:4 g <0> "\\0010x\\n" (test_msgid)\n')
+        _, out, _ = self.run_cli("--db", self.db, "stats")
+        self.assertIn("kernel_release: 6.12.0-t", out)
+
+    def test_bad_inputs_keep_old_db(self) -> None:
+        self.build()
+        bad = os.path.join(self.tmp.name, "bad.ko")
+        with open(bad, "wb") as f:
+            f.write(eb.build_rel([eb.Entry(b"x", b"g", b"b.c", 4)])[:200])
+        for argv, pattern in (
+                (["--vmlinux", bad], "bad.ko: truncated ELF"),
+                (["--modules", self.tmp.name], "bad.ko: truncated ELF"),
+                (["--index-dir", "/nonexistent"], "no printk index"),
+                (["--source", "/nonexistent"], "no such directory")):
+            status, _, err = self.run_cli("--db", self.db, "build", *argv)
+            self.assertEqual(status, 2, argv)
+            self.assertRegex(err, "^msgid-db.py: error: .*" + pattern)
+            self.assertEqual(len(err.splitlines()), 1, err)
+        self.assertEqual(self.run_cli("--db", self.db, "lookup", MCE)[0], 0)
+
+    def test_malformed_index_warns(self) -> None:
+        with open(os.path.join(self.index, "mod"), "wb") as f:
+            f.write(b"# header\n<6> a.c:1 f \"ok\"\ngarbage\n\xff\n")
+        status, _, err = self.run_cli("--db", self.db, "build",
+                                      "--index-dir", self.index)
+        self.assertEqual(status, 0)
+        self.assertIn("mod:3: 2 malformed index line(s) skipped", err)
+
+    def test_explain(self) -> None:
+        status, out, _ = self.run_cli("explain", MCE, "--lang", "de")
+        self.assertEqual(status, 0)
+        self.assertTrue(out.startswith("-- %s\nSubject: Die CPU" % MCE))
+        status, out, _ = self.run_cli("explain", MCE, "--lang", "en")
+        self.assertIn("Subject: Machine check exception", out)
+        self.assertEqual(self.run_cli("explain", "deadbeef")[0], 1)
+
+    def test_bad_catalog(self) -> None:
+        cat = os.path.join(self.tmp.name, "cat")
+        os.mkdir(cat)
+        with open(os.path.join(cat, "x.catalog"), "w") as f:
+            f.write("-- %s\nSubject: x\nbroken header\n" % MCE)
+        status, _, err = self.run_cli("explain", MCE, "--catalog", cat)
+        self.assertEqual(status, 2)
+        self.assertRegex(err, r"x\.catalog:3: bad header line")
+
+    def test_help_everywhere(self) -> None:
+        for cmd in ("build", "lookup", "annotate", "collisions", "list",
+                    "explain", "stats"):
+            status, out, _ = self.run_cli(cmd, "--help")
+            self.assertEqual(status, 0)
+            self.assertIn("exit status:", out)
+
+
+class ScriptTest(unittest.TestCase):
+    """Run the real script: no tracebacks, ever."""
+
+    def run_script(self, *argv: str, stdin: bytes = b""
+                   ) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, SCRIPT] + list(argv),
+                              input=stdin, capture_output=True, timeout=60)
+
+    def test_annotate_stdin(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            index = os.path.join(tmp, "index")
+            os.mkdir(index)
+            with open(os.path.join(index, "vmlinux"), "wb") as f:
+                f.write(INDEX)
+            db = os.path.join(tmp, "m.db")
+            self.assertEqual(self.run_script("--db", db, "build",
+                                             "--index-dir", index)
+                             .returncode, 0)
+            data = ("[    1.0] (%s): mce: [Hardware Error]: CPU 0: Machine "
+                    "Check: 0 Bank 1: 0\n" % MCE).encode() + b"\xff\x00junk\n"
+            proc = self.run_script("--db", db, "annotate", stdin=data)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertIn(b"  -> arch/x86/kernel/cpu/mce/core.c:176 "
+                          b"__print_mce <0> [hardware]\n"
+                          b"  -- Subject: Machine check exception", proc.stdout)
+            self.assertTrue(proc.stdout.endswith(b"\xff\x00junk\n"))
+            proc = self.run_script("--db", db, "annotate", "/nonexistent")
+            self.assertEqual(proc.returncode, 2)
+            self.assertNotIn(b"Traceback", proc.stderr)
+
+    def test_errors_are_one_line(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            junk = os.path.join(tmp, "junk")
+            with open(junk, "wb") as f:
+                f.write(os.urandom(1000))
+            for argv in (["build", "--vmlinux", junk, "-o",
+                          os.path.join(tmp, "x.db")],
+                         ["--db", junk, "lookup", "12345678"],
+                         ["--db", junk, "annotate"],
+                         ["lookup"], ["frobnicate"]):
+                proc = self.run_script(*argv)
+                self.assertIn(proc.returncode, (2, 3), argv)
+                self.assertNotIn(b"Traceback", proc.stderr, argv)
+            self.assertFalse(os.path.exists(os.path.join(tmp, "x.db")))
+
+
+if __name__ == "__main__":
+    unittest.main()

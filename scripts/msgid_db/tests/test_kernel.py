@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Integration tests against the harness kernel, when it has been built.
+
+out/build/msgid/vmlinux (and its modules) and out/boot/boot.log (a serial
+log booted with printk.msgid=1) are produced by the harness; the tests
+skip when they are absent.
+"""
+
+import os
+import re
+import tempfile
+import unittest
+import zlib
+
+from msgid_db import cli, database, elf
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
+BUILD = os.path.join(ROOT, "out", "build", "msgid")
+VMLINUX = os.path.join(BUILD, "vmlinux")
+BOOT_LOG = os.path.join(ROOT, "out", "boot", "boot.log")
+
+# (file, function, canonical format) present in every CONFIG_PRINTK_INDEX
+# build of 6.12.
+KNOWN = [
+    ("init/main.c", "start_kernel", b"Kernel command line: %s"),
+    ("init/main.c", "run_init_process", b"Run %s as init process"),
+    ("kernel/printk/printk.c", "setup_log_buf", b"printk: log_buf_len: %u bytes"),
+]
+
+
+def build_db(path: str) -> None:
+    argv = ["--db", path, "build", "--vmlinux", VMLINUX]
+    if os.path.isdir(BUILD):
+        argv += ["--modules", BUILD]
+    status = cli.main(argv)
+    if status:
+        raise AssertionError("build failed with status %d" % status)
+
+
+@unittest.skipUnless(os.path.isfile(VMLINUX),
+                     "no harness kernel at out/build/msgid/vmlinux "
+                     "(build it with the harness first)")
+class VmlinuxTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.db_path = os.path.join(cls.tmp.name, "msgid.db")
+        build_db(cls.db_path)
+        cls.db = database.Database(cls.db_path)
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.db.close()
+        cls.tmp.cleanup()
+
+    def test_known_call_sites(self) -> None:
+        for file, func, fmt in KNOWN:
+            sites = self.db.lookup("%08x" % zlib.crc32(fmt))
+            self.assertIn((file, func), [(s.file, s.function) for s in sites],
+                          fmt)
+
+    def test_index_size(self) -> None:
+        image = elf.ElfFile.from_path(VMLINUX)
+        self.assertGreater(len(image.printk_index()), 500)
+        self.assertTrue(image.kernel_release())
+
+
+@unittest.skipUnless(os.path.isfile(VMLINUX) and os.path.isfile(BOOT_LOG),
+                     "needs out/build/msgid/vmlinux and out/boot/boot.log "
+                     "(boot the harness kernel with printk.msgid=1)")
+class BootLogTest(unittest.TestCase):
+    def test_every_id_resolves(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "msgid.db")
+            build_db(path)
+            known = set(database.Database(path).id_map())
+        rx = re.compile(rb"^\[[ \d.]+\] (?:\[[^\]]*\] )?\(([0-9a-f]{8})\): "
+                        rb"(.*)")
+        missing, seen = [], 0
+        with open(BOOT_LOG, "rb") as f:
+            for line in f:
+                m = rx.match(line)
+                if m:
+                    seen += 1
+                    if m.group(1).decode() not in known:
+                        missing.append(line.rstrip().decode("utf-8",
+                                                            "replace"))
+        self.assertGreater(seen, 0, "no (id): lines in %s" % BOOT_LOG)
+        self.assertEqual(missing, [], "%d of %d IDs unresolved"
+                         % (len(missing), seen))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of the approximate C source scanner (msgid_db.source)."""
+
+import os
+import tempfile
+import unittest
+import zlib
+
+from msgid_db import source
+
+
+def crc(text: bytes) -> str:
+    return "%08x" % zlib.crc32(text)
+
+
+HEADER = b'#undef pr_fmt\n#define pr_fmt(fmt) "mce: " fmt\n'
+C_FILE = rb'''// SPDX-License-Identifier: GPL-2.0
+#include <linux/printk.h>
+#include "internal.h"
+#define DRV "drv"
+
+/* pr_err("commented out %d\n", 1); */
+static void __print_mce(struct mce *m)
+{
+	pr_emerg(HW_ERR "CPU %d: Machine Check%s: %Lx Bank %d: %016Lx\n",
+		 m->extcpu, "", 0, 1, 2);
+	printk(KERN_ERR DRV ": raw %s\n", "x");
+	pr_cont("more\n");
+	pr_info(some_variable);
+}
+
+int probe(struct device *dev)
+{
+	dev_err(dev, "probe failed: %d\n", -5);
+	dev_printk(KERN_WARNING, dev, "direct %s\n", "x");
+	netdev_warn(ndev, "link %s\n", "down");
+	pr_warn_once(FW_BUG "bad table\n");
+	return 0;
+}
+'''
+
+
+class ScanTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        os.makedirs(os.path.join(self.tmp.name, "mce"))
+        with open(os.path.join(self.tmp.name, "mce", "internal.h"), "wb") as f:
+            f.write(HEADER)
+        with open(os.path.join(self.tmp.name, "mce", "core.c"), "wb") as f:
+            f.write(C_FILE)
+        self.sites = list(source.scan_tree(self.tmp.name))
+        self.by_canon = {s.canonical: s for s in self.sites}
+
+    def test_found(self) -> None:
+        self.assertEqual(sorted(self.by_canon), sorted([
+            "mce: [Hardware Error]: CPU %d: Machine Check%s: %Lx Bank %d: "
+            "%016Lx",
+            "drv: raw %s", "more", "probe failed: %d", "direct %s",
+            "link %s", "mce: [Firmware Bug]: bad table"]))
+
+    def test_pr_fmt_from_local_header(self) -> None:
+        s = self.by_canon["mce: [Hardware Error]: CPU %d: Machine Check%s: "
+                          "%Lx Bank %d: %016Lx"]
+        self.assertEqual(s.id, crc(b"mce: [Hardware Error]: CPU %d: Machine "
+                                   b"Check%s: %Lx Bank %d: %016Lx"))
+        self.assertEqual((s.file, s.line, s.function, s.level, s.msg_class,
+                          s.origin),
+                         ("mce/core.c", 9, "__print_mce", "0", "hardware",
+                          "source-approx"))
+
+    def test_levels(self) -> None:
+        self.assertEqual(self.by_canon["drv: raw %s"].level, "3")
+        self.assertEqual(self.by_canon["more"].level, "c")
+        self.assertEqual(self.by_canon["probe failed: %d"].level, "3")
+        self.assertEqual(self.by_canon["direct %s"].level, "4")
+        self.assertEqual(self.by_canon["probe failed: %d"].function, "probe")
+
+    def test_kbuild_modname(self) -> None:
+        path = os.path.join(self.tmp.name, "test_msgid.c")
+        with open(path, "wb") as f:
+            f.write(b'#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt\n'
+                    b'void f(void)\n{\n\tpr_emerg(HW_ERR "CPU %d: x\\n", 1);'
+                    b'\n}\n')
+        (site,) = source.scan_file(path, "lib/test_msgid.c")
+        self.assertEqual(site.id, crc(b"test_msgid: [Hardware Error]: "
+                                      b"CPU %d: x"))
+
+    def test_pr_fmt_redefined(self) -> None:
+        path = os.path.join(self.tmp.name, "bugs.c")
+        with open(path, "wb") as f:
+            f.write(b'#define pr_fmt(fmt) "A: " fmt\n'
+                    b'void a(void) { pr_info("one\\n"); }\n'
+                    b'#undef pr_fmt\n'
+                    b'#define pr_fmt(fmt) "B: " fmt\n'
+                    b'void b(void) { pr_info("two\\n"); }\n'
+                    b'#undef pr_fmt\n'
+                    b'void c(void) { pr_info("three\\n"); }\n'
+                    b'#define pr_fmt(fmt) "%s: " fmt, __func__\n'
+                    b'void d(void) { pr_info("four\\n"); }\n'
+                    b'#undef pr_fmt\n'
+                    b'#define pr_fmt(fmt) PREFIX fmt\n'
+                    b'void e(void) { pr_info("five\\n"); }\n')
+        got = [(s.function, s.canonical) for s in source.scan_file(path)]
+        self.assertEqual(got, [("a", "A: one"), ("b", "B: two"),
+                               ("c", "three"), ("d", "%s: four")])
+
+    def test_c_unescape(self) -> None:
+        self.assertEqual(source.c_unescape(rb"a\n\001\x41\"\\\7"),
+                         b'a\n\x01A"\\\x07')
+
+    def test_garbage_file(self) -> None:
+        path = os.path.join(self.tmp.name, "junk.c")
+        with open(path, "wb") as f:
+            f.write(os.urandom(65536) + b'pr_err("x\\n"')
+        source.scan_file(path)  # must not raise
+
+
+if __name__ == "__main__":
+    unittest.main()
