@@ -17,24 +17,25 @@ make -s O="$dir" CC="$(kcc)" tinyconfig >/dev/null
 scripts/kconfig/merge_config.sh -m -O "$dir" "$dir/.config" "$@" >/dev/null
 make -s O="$dir" CC="$(kcc)" olddefconfig >/dev/null
 
-bad=0
+# Later fragments override earlier ones, as in merge_config.sh.
+declare -A want
 for frag in "$@"; do
 	while IFS= read -r line; do
 		case "$line" in
-		CONFIG_*=n)
-			opt=${line%%=*}
-			if grep -q "^$opt=" "$dir/.config"; then
-				echo "config: $opt should be off" >&2
-				bad=1
-			fi
-			;;
-		CONFIG_*=*)
-			grep -qxF "$line" "$dir/.config" || {
-				echo "config: $line did not take (missing dependency?)" >&2
-				bad=1
-			}
-			;;
+		CONFIG_*=*) want[${line%%=*}]=${line#*=} ;;
 		esac
 	done < "$frag"
+done
+bad=0
+for opt in "${!want[@]}"; do
+	if [ "${want[$opt]}" = n ]; then
+		if grep -q "^$opt=" "$dir/.config"; then
+			echo "config: $opt should be off" >&2
+			bad=1
+		fi
+	elif ! grep -qxF "$opt=${want[$opt]}" "$dir/.config"; then
+		echo "config: $opt=${want[$opt]} did not take (missing dependency?)" >&2
+		bad=1
+	fi
 done
 [ "$bad" = 0 ] || die "out/build/$name/.config does not match $*"

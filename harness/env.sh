@@ -10,7 +10,7 @@ BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${OUT:-$ROOT/out}
-TREE=$OUT/linux
+TREE=${TREE:-$OUT/linux}
 BUILD=$OUT/build
 
 # Files of the repo that are not part of the kernel overlay.

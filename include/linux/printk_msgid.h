@@ -50,15 +50,16 @@ struct printk_msgid {
 	enum printk_msgid_class class;
 };
 
-#ifdef CONFIG_PRINTK_MSGID
-
-DECLARE_STATIC_KEY_FALSE(printk_msgid_key);
-
+/* Declared either way, so that callers can use IS_ENABLED(). */
 const char *printk_msgid_canonical(const char *fmt, size_t *len);
 u32 printk_msgid_hash(const char *fmt);
 void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args);
 char *printk_msgid_render(char *buf, u32 id);
 u16 __printk_msgid_prefix(char *buf, const char *fmt, va_list args);
+
+#ifdef CONFIG_PRINTK_MSGID
+
+DECLARE_STATIC_KEY_FALSE(printk_msgid_key);
 
 /**
  * printk_msgid_prefix - write the identifier prefix of a new record

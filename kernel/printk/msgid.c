@@ -384,12 +384,12 @@ static int __init msgid_debugfs_init(void)
 	struct dentry *dir = debugfs_lookup("printk", NULL);
 
 	/* Next to the printk index, which creates printk/ when configured. */
-	if (dir) {
-		debugfs_create_file("msgid", 0444, dir, NULL, &msgid_stats_fops);
-		dput(dir);
-	} else {
+	if (IS_ERR_OR_NULL(dir)) {
 		dir = debugfs_create_dir("printk", NULL);
 		debugfs_create_file("msgid", 0444, dir, NULL, &msgid_stats_fops);
+	} else {
+		debugfs_create_file("msgid", 0444, dir, NULL, &msgid_stats_fops);
+		dput(dir);
 	}
 	return 0;
 }
