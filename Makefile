@@ -7,16 +7,24 @@ X86 := $(H)/configs/x86_64.config
 OFF := $(H)/configs/msgid-off.config
 
 .PHONY: help deps tree refresh kernel kernel-off kunit kunit-um kunit-i386 \
-	vectors pytest check clean
+	vectors pytest selftest demo series series-check docs docs-html \
+	bench bench-db check clean
 
 help:
-	@echo "make check       everything CI runs (about 25 min cold on 2 cores)"
+	@echo "make demo        boot the patched kernel, look its identifiers up (first command)"
+	@echo "make check       everything CI runs (about 45 min cold on 2 cores)"
 	@echo "make tree        out/linux = base + our files and patches (git repo)"
 	@echo "make refresh     write edits made in out/linux back to the repo"
 	@echo "make kernel      x86_64 bzImage with CONFIG_PRINTK_MSGID=y (out/build/msgid)"
 	@echo "make kernel-off  the same kernel with the feature compiled out"
 	@echo "make kunit       KUnit suite on UML and on i386 (QEMU)"
+	@echo "make selftest    kselftest msgid in QEMU, boot log to out/boot/boot.log"
 	@echo "make pytest      unit tests of scripts/msgid-db.py (host)"
+	@echo "make series      export the patch series to out/series/"
+	@echo "make series-check  git am, checkpatch, kernel-doc, sparse, W=1, build per patch"
+	@echo "make docs        check the documentation (docutils); docs-html: Sphinx"
+	@echo "make bench       cost of identifiers in printk, on UML (about 20 min)"
+	@echo "make bench-db    speed of msgid-db.py lookup/annotate/build vs git grep"
 
 deps:
 	$(H)/deps.sh
@@ -47,8 +55,35 @@ vectors:
 pytest:
 	$(H)/pytest.sh
 
-check: vectors pytest kernel kernel-off kunit
-	@echo "make check: all jobs passed"
+selftest: kernel
+	$(H)/selftest.sh
+
+demo: kernel
+	$(H)/demo.sh
+
+series: tree
+	python3 $(H)/series.py out/linux out/series-work out/series
+
+series-check: series
+	$(H)/series-check.sh
+
+docs: tree
+	$(H)/docs.sh
+
+docs-html: tree
+	$(H)/docs.sh --sphinx
+
+bench: tree
+	$(H)/bench.sh
+
+bench-db: kernel
+	$(H)/bench-db.sh
+
+# pytest runs after selftest so that its tests against the boot log of the
+# booted kernel (out/boot/boot.log) run instead of being skipped.
+CHECKS := vectors docs kernel kernel-off kunit-um kunit-i386 selftest pytest series-check
+check: $(CHECKS)
+	@echo "check: $(words $(CHECKS)) passed, 0 failed"
 
 clean:
 	rm -rf out

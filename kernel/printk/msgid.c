@@ -349,9 +349,10 @@ MODULE_PARM_DESC(msgid, "Start each new record with its message identifier");
 
 /*
  * Also parse the switch as an early parameter, so that identifiers start
- * with the earliest records the architecture allows: where jump labels are
- * ready before the early parameters (x86), right after parse_early_param();
- * elsewhere, when the regular parameters are parsed.
+ * with the earliest records the architecture allows: where setup_arch()
+ * initialises jump labels before it parses early parameters (x86, arm64,
+ * powerpc, riscv, s390, loongarch), from there on; elsewhere, when the
+ * regular parameters are parsed.
  */
 static int __init msgid_early_param(char *val)
 {

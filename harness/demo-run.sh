@@ -1,0 +1,15 @@
+#!/bin/sh
+# Guest side of `make demo` (busybox): load the test module, print its
+# synthetic hardware error, and dump the log, the printk index and the
+# class counters between markers the host splits on.
+insmod /lib/modules/*/kernel/lib/test_msgid.ko || echo "msgid-demo: no test module"
+echo hw_err > /sys/kernel/debug/test_msgid/emit
+echo "=== msgid-demo dmesg"
+dmesg
+for f in /sys/kernel/debug/printk/index/*; do
+	echo "=== msgid-demo index ${f##*/}"
+	cat "$f"
+done
+echo "=== msgid-demo classes"
+cat /sys/kernel/debug/printk/msgid
+echo "=== msgid-demo end"

@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# series-check.sh: the checks a printk maintainer would run on out/series/:
+#  - it applies with git am to a pristine base;
+#  - checkpatch.pl --strict: no error, warning or check, but those the
+#    manifest keeps with a reason (out/series/checkpatch-keep);
+#  - after every patch the x86_64 kernel builds (incrementally, in
+#    out/build/series) with CONFIG_PRINTK_MSGID=y;
+#  - sparse (C=2) and W=1 add no warning to kernel/printk/ and
+#    lib/test_msgid.o compared with the base, and kernel-doc is clean;
+#  - the series ends in exactly the tree `make tree` lays (no drift
+#    between the repo's overlay and the exported series).
+set -eu
+. "$(dirname "$0")/env.sh"
+
+series=$OUT/series
+am=$OUT/series-am
+bdir=$BUILD/series
+frag=$ROOT/harness/configs/x86_64.config
+log=$OUT/series-check.log
+: > "$log"
+
+[ -f "$series/0000-cover-letter.patch" ] || die "no series: run 'make series' first"
+mapfile -t patches < <(ls "$series"/[0-9][0-9][0-9][0-9]-*.patch | grep -v 0000-cover)
+
+say "git am of ${#patches[@]} patches onto a pristine base"
+rm -rf "$am"
+git clone -q --shared --no-checkout "$TREE" "$am"
+git -C "$am" checkout -q --detach base
+git -C "$am" -c user.name=check -c user.email=check@localhost am -q --whitespace=error-all "${patches[@]}" ||
+	die "the series does not apply to the base with git am"
+
+say "checkpatch.pl --strict on every patch"
+bad=0
+for p in "${patches[@]}"; do
+	n=$(basename "$p" | cut -c1-4)
+	out=$("$am/scripts/checkpatch.pl" --strict --no-tree --no-signoff --terse --showfile "$p" 2>&1 || true)
+	while IFS= read -r line; do
+		case "$line" in *": ERROR:"*|*": WARNING:"*|*": CHECK:"*) ;; *) continue ;; esac
+		keep=no
+		while IFS=$'\t' read -r kn kmsg; do
+			[ "$kn" = "$n" ] || continue
+			case "$line" in *"${kmsg%% -- *}"*) keep=yes ;; esac
+		done < "$series/checkpatch-keep"
+		if [ $keep = no ]; then
+			echo "$(basename "$p"): $line" >&2
+			bad=1
+		fi
+	done <<< "$out"
+done
+[ $bad = 0 ] || die "checkpatch found problems (see above)"
+
+say "kernel-doc on our C files"
+docs=$(cd "$am" && scripts/kernel-doc -none -Wall include/linux/printk_msgid.h kernel/printk/msgid.c 2>&1 || true)
+[ -z "$docs" ] || { echo "$docs" >&2; die "kernel-doc warnings"; }
+
+say "no drift: the series ends in the tree make tree lays"
+if ! git -C "$am" diff --quiet overlay HEAD -- . ':(exclude)MAINTAINERS'; then
+	git -C "$am" diff --stat overlay HEAD -- . ':(exclude)MAINTAINERS' >&2
+	die "the exported series and the repo's overlay differ: run make series again"
+fi
+
+# W=1 and sparse warnings of the files we touch, without line numbers.
+lint() {
+	make -s -C "$am" O="$bdir" CC="$(kcc)" C=2 W=1 kernel/printk/ $1 2>&1 |
+		grep -E 'warning|error' | sed -E 's/:[0-9]+:[0-9]+:/:/' | sort -u
+}
+
+say "building after every patch in out/build/series (minutes per patch cold, seconds with ccache)"
+git -C "$am" checkout -q --detach base
+CONFIG_CHECK=0 TREE=$am "$ROOT/harness/config.sh" series "$frag" >> "$log" 2>&1
+lint "" > "$OUT/series-lint.base"
+i=0
+for c in $(git -C "$am" rev-list --reverse base..HEAD); do
+	i=$((i + 1))
+	git -C "$am" checkout -q --detach "$c"
+	t0=$(date +%s)
+	CONFIG_CHECK=0 TREE=$am "$ROOT/harness/config.sh" series "$frag" >> "$log" 2>&1
+	if ! make -C "$am" O="$bdir" CC="$(kcc)" -j"$(nproc)" bzImage modules >> "$log" 2>&1; then
+		tail -20 "$log" >&2
+		die "the kernel does not build after patch $i: $(git -C "$am" log -1 --format=%s "$c")"
+	fi
+	say "patch $i builds ($(( $(date +%s) - t0 )) s): $(git -C "$am" log -1 --format=%s "$c")"
+done
+grep -q '^CONFIG_PRINTK_MSGID=y' "$bdir/.config" || die "the last build did not have CONFIG_PRINTK_MSGID=y"
+
+extra=
+[ -f "$am/lib/test_msgid.c" ] && extra=lib/test_msgid.o
+lint "$extra" > "$OUT/series-lint.final"
+new=$(comm -13 "$OUT/series-lint.base" "$OUT/series-lint.final")
+[ -z "$new" ] || { echo "$new" >&2; die "sparse or W=1 warnings added by the series"; }
+say "series: ${#patches[@]} patches apply, build one by one and pass checkpatch, kernel-doc, sparse and W=1"
