@@ -62,7 +62,7 @@ demo: kernel
 	$(H)/demo.sh
 
 series: tree
-	python3 $(H)/series.py out/linux out/series-work out/series
+	python3 $(H)/series.py out/linux out/series
 
 series-check: series
 	$(H)/series-check.sh

@@ -7,7 +7,7 @@ set -eu
 . "$(dirname "$0")/env.sh"
 
 kernel=$1 initrd=$2 log=$3 extra=${4:-} limit=${5:-300}
-say "booting $(basename "$(dirname "$kernel")") under QEMU TCG (seconds; limit ${limit}s)"
+say "booting $kernel under QEMU TCG (seconds; limit ${limit}s)"
 t0=$(date +%s)
 set +e
 timeout --foreground -k 5 "$limit" qemu-system-x86_64 -accel tcg -m 1024 -smp 2 \

@@ -60,6 +60,11 @@ if ! git -C "$am" diff --quiet overlay HEAD -- . ':(exclude)MAINTAINERS'; then
 	die "the exported series and the repo's overlay differ: run make series again"
 fi
 
+if [ "${SERIES_BUILD:-1}" = 0 ]; then
+	say "SERIES_BUILD=0: not building after every patch"
+	exit 0
+fi
+
 # W=1 and sparse warnings of the files we touch, without line numbers.
 lint() {
 	make -s -C "$am" O="$bdir" CC="$(kcc)" C=2 W=1 kernel/printk/ $1 2>&1 |

@@ -6,13 +6,13 @@ The repo keeps one <path>.patch per upstream file and new files at their
 paths; harness/series/manifest says which patch of the series takes which
 file, or which change blocks of a file (the hunks of a zero-context diff,
 picked by a regular expression over their lines). This script replays the
-series on a clone of out/linux's base, one commit per patch, adds the
+series on out/linux's base, one commit per patch, adds the
 MAINTAINERS entry with the exporting author's identity, and writes
 git format-patch output with a cover letter to out/series/.
 
-usage: series.py TREE WORKDIR OUTDIR
-  TREE     out/linux (tags base and overlay)
-  WORKDIR  a scratch clone to build the series in (recreated)
+usage: series.py TREE OUTDIR
+  TREE     out/linux (tags base and overlay); the commits are written to
+           its object store as refs/msgid/series, its work tree is untouched
   OUTDIR   where the patches go (recreated)
 """
 import os
@@ -171,31 +171,28 @@ def assign(tree: str, patches: List[Patch]) -> Tuple[Dict[str, List[Tuple[int, B
     return modified, added
 
 
-def maintainers_entry(patches: List[Patch], added: Dict[str, int], name: str, email: str) -> str:
-    files = sorted(p for p in added)
-    dirs = sorted({os.path.dirname(f) + '/' for f in files if f.startswith(('scripts/msgid_db/', 'tools/'))})
-    listed = [f for f in files if not any(f.startswith(d) for d in dirs)] + dirs
+def maintainers_entry(added: Dict[str, int], name: str, email: str) -> str:
+    """The MAINTAINERS entry: the exporting author and the new files."""
+    dirs = ('scripts/msgid_db/', 'tools/testing/selftests/msgid/')
+    listed = {next((d for d in dirs if f.startswith(d)), f) for f in added}
     lines = ['PRINTK MESSAGE IDENTIFIERS', f'M:\t{name} <{email}>',
              'L:\tlinux-kernel@vger.kernel.org', 'S:\tMaintained',
              'T:\tgit git://git.kernel.org/pub/scm/linux/kernel/git/printk/linux.git']
-    lines += [f'F:\t{f}' for f in sorted(set(listed))]
+    lines += [f'F:\t{f}' for f in sorted(listed)]
     lines.append('K:\tprintk_msgid')
     return '\n'.join(lines) + '\n\n'
 
 
-def add_maintainers(work: str, entry: str) -> None:
-    path = os.path.join(work, 'MAINTAINERS')
-    with open(path, encoding='utf-8') as f:
-        text = f.read()
+def add_maintainers(text: str, entry: str) -> str:
+    """MAINTAINERS with @entry after PRINTK INDEXING (before PROC FILESYSTEM)."""
     anchor = text.find('\nPROC FILESYSTEM\n')
     if anchor < 0 or '\nPRINTK INDEXING\n' not in text:
         raise SeriesError('MAINTAINERS: cannot find where PRINTK MESSAGE IDENTIFIERS goes')
-    with open(path, 'w', encoding='utf-8') as f:
-        f.write(text[:anchor + 1] + entry + text[anchor + 1:])
+    return text[:anchor + 1] + entry + text[anchor + 1:]
 
 
 def main() -> int:
-    tree, work, outdir = sys.argv[1:4]
+    tree, outdir = (os.path.abspath(a) for a in sys.argv[1:3])
     cover, patches = parse_manifest(MANIFEST)
     modified, added = assign(tree, patches)
 
@@ -204,41 +201,57 @@ def main() -> int:
     if not name or not email:
         raise SeriesError('set git config user.name and user.email: they sign the series')
 
-    shutil.rmtree(work, ignore_errors=True)
-    subprocess.run(['git', 'clone', '-q', '--shared', '--no-checkout', tree, work], check=True)
-    git(work, 'checkout', '-q', '--detach', 'base')
-    base_lines = {p: open(os.path.join(work, p), encoding='utf-8', errors='surrogateescape').readlines()
-                  for p in modified}
+    # Build the commits with plumbing in out/linux's object store: no
+    # checkout of 80,000 files, and out/linux's work tree is left alone.
+    index = os.path.join(tree, '.git', 'msgid-series.index')
+    env = dict(os.environ, GIT_INDEX_FILE=index, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email,
+               GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email)
 
+    def raw(*args: str, data: Optional[str] = None) -> str:
+        res = subprocess.run(['git', '-C', tree, *args], input=data, env=env,
+                             capture_output=True, text=True, errors='surrogateescape')
+        if res.returncode:
+            raise SeriesError(f'git {args[0]}: {res.stderr.strip()}')
+        return res.stdout
+
+    def run(*args: str, data: Optional[str] = None) -> str:
+        return raw(*args, data=data).strip()
+
+    def mode(rev: str, path: str) -> str:
+        return run('ls-tree', rev, '--', path).split()[0]
+
+    run('read-tree', 'base')
+    base_text = {p: raw('cat-file', 'blob', f'base:{p}') for p in modified}
+    parent = run('rev-parse', 'base')
     for k, p in enumerate(patches):
         for path, blocks in modified.items():
             if not any(i == k for i, _ in blocks):
                 continue
-            lines = list(base_lines[path])
+            lines = base_text[path].splitlines(keepends=True)
             shift = 0
             for i, b in blocks:
                 if i <= k:
                     shift = b.apply_to(lines, shift)
-            with open(os.path.join(work, path), 'w', encoding='utf-8', errors='surrogateescape') as f:
-                f.writelines(lines)
+            blob = run('hash-object', '-w', '--stdin', '--path', path, data=''.join(lines))
+            run('update-index', '--cacheinfo', f'{mode("base", path)},{blob},{path}')
         for path, i in added.items():
             if i == k:
-                os.makedirs(os.path.dirname(os.path.join(work, path)) or work, exist_ok=True)
-                shutil.copy2(os.path.join(tree, path), os.path.join(work, path))
+                blob = run('rev-parse', f'overlay:{path}')
+                run('update-index', '--add', '--cacheinfo', f'{mode("overlay", path)},{blob},{path}')
         if p.maintainers:
-            add_maintainers(work, maintainers_entry(patches, added, name, email))
-        git(work, 'add', '-A', '-f', '.')
+            text = add_maintainers(raw('cat-file', 'blob', 'base:MAINTAINERS'),
+                                   maintainers_entry(added, name, email))
+            blob = run('hash-object', '-w', '--stdin', data=text)
+            run('update-index', '--cacheinfo', f'{mode("base", "MAINTAINERS")},{blob},MAINTAINERS')
         trailers = ''.join(f'{k2}: {v}\n' for k2, v in p.trailers)
         msg = f'{p.subject}\n\n{p.body}\n\n{trailers}Signed-off-by: {name} <{email}>\n'
-        res = subprocess.run(['git', '-C', work, '-c', f'user.name={name}', '-c', f'user.email={email}',
-                              'commit', '-q', '-F', '-'], input=msg, text=True, capture_output=True)
-        if res.returncode:
-            raise SeriesError(f'commit of "{p.subject}" failed: {res.stderr.strip() or res.stdout.strip()}')
+        parent = run('commit-tree', run('write-tree'), '-p', parent, '-F', '-', data=msg)
+    os.unlink(index)
+    run('update-ref', 'refs/msgid/series', parent)
 
     shutil.rmtree(outdir, ignore_errors=True)
-    git(work, 'format-patch', '-q', '--cover-letter', '--base=base', '-o', outdir, 'base..HEAD')
-    cover_path = sorted(os.listdir(outdir))[0]
-    path = os.path.join(outdir, cover_path)
+    run('format-patch', '-q', '--cover-letter', '--base=base', '-o', outdir, 'base..refs/msgid/series')
+    path = os.path.join(outdir, sorted(os.listdir(outdir))[0])
     with open(path, encoding='utf-8') as f:
         text = f.read()
     text = text.replace('*** SUBJECT HERE ***', cover.get('subject', ''))

@@ -48,7 +48,7 @@ while read -r f; do
 		;;
 	*)
 		mkdir -p "$(dirname "$f")"
-		cp -p "$ROOT/$f" "$f"
+		cp "$ROOT/$f" "$f"
 		git add -f -- "$f"
 		;;
 	esac

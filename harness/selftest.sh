@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# selftest.sh: the msgid kselftest in a booted kernel. Takes out/build/msgid
+# (make kernel: CONFIG_TEST_MSGID=m is in x86_64.config), installs its modules and the kselftest
+# (tools/testing/selftests/msgid) into a busybox initramfs, boots it under
+# QEMU TCG with printk.msgid=1 and fails unless every TAP line is ok and
+# the plans match. The serial console is kept in out/selftest/console.log,
+# the kernel's boot records with their identifiers, console style, in
+# out/boot/boot.log (read by the tests of scripts/msgid-db.py).
+set -eu
+. "$(dirname "$0")/env.sh"
+H=$ROOT/harness
+
+dir=$BUILD/msgid
+work=$OUT/selftest
+stage=$work/root
+log=$work/console.log
+boot_log=$OUT/boot/boot.log
+timing=()
+
+phase_end() { # NAME START
+	local s=$(( $(date +%s) - $2 ))
+	timing+=("$(printf '%-22s %4d s' "$1" "$s")")
+	say "$1: $s s"
+}
+
+[ -d "$TREE/.git" ] || die "no $TREE: run harness/tree.sh first"
+mkdir -p "$work" "$(dirname "$boot_log")"
+
+[ -f "$dir/arch/x86/boot/bzImage" ] || die "no kernel in $dir: run 'make kernel' first"
+
+t0=$(date +%s)
+rm -rf "$stage"
+mkdir -p "$stage"
+make -s -C "$TREE" O="$dir" CC="$(kcc)" INSTALL_MOD_PATH="$stage" \
+	INSTALL_MOD_STRIP=1 modules_install > "$work/modules_install.log" 2>&1 ||
+	{ tail -20 "$work/modules_install.log" >&2; die "modules_install failed"; }
+release=$(cat "$dir/include/config/kernel.release")
+find "$stage/lib/modules/$release" -name 'test_msgid.ko*' | grep -q . ||
+	die "test_msgid.ko was not installed (CONFIG_TEST_MSGID=m?)"
+# The kselftest build follows O= (objects in $dir/kselftest); install it
+# with run_kselftest.sh into the initramfs.
+make -C "$TREE/tools/testing/selftests" TARGETS=msgid O="$dir" \
+	KSFT_INSTALL_PATH="$stage/kselftest" install > "$work/kselftest.log" 2>&1 ||
+	{ tail -20 "$work/kselftest.log" >&2; die "kselftest build failed, see $work/kselftest.log"; }
+if grep -E 'warning:|error:' "$work/kselftest.log" >&2; then
+	die "warnings in the kselftest build ($work/kselftest.log)"
+fi
+[ -x "$stage/kselftest/msgid/msgid_test" ] || die "msgid_test was not installed"
+install -m 755 "$H/selftest-run.sh" "$stage/run.sh"
+"$H/initramfs.sh" "$work/initramfs.cpio.gz" "$stage"
+phase_end "install + initramfs" "$t0"
+
+t0=$(date +%s)
+"$H/boot.sh" "$dir/arch/x86/boot/bzImage" "$work/initramfs.cpio.gz" "$log" \
+	"printk.msgid=1" 900
+phase_end "boot + test (QEMU)" "$t0"
+
+# The kernel's records of the boot, as the guest dumped them.
+sed -n 's/^msgid-boot: \(\[.*\)$/\1/p' "$log" > "$boot_log"
+grep -q '^msgid-boot: end' "$log" || die "the boot log dump is incomplete ($log)"
+n=$(wc -l < "$boot_log")
+[ "$n" -gt 0 ] || die "no boot records in $log"
+say "$n boot records in $boot_log, $(grep -c '^\[[ 0-9.]*\] ([0-9a-f]\{8\}): ' "$boot_log") with an identifier"
+
+# The TAP output, printed again by the guest while the console was quiet.
+tap=$work/tap.log
+grep -q '^msgid-tap: end (run_kselftest.sh exit' "$log" || die "no complete TAP output in $log"
+sed -n '/^msgid-tap: begin$/,/^msgid-tap: end /{/^msgid-tap: \(begin$\|end \)/d;s/^msgid-tap: //;p}' "$log" > "$tap"
+echo "--- TAP (also in $tap)"
+cat "$tap"
+echo "---"
+
+bad=0
+# Outer plan (run_kselftest.sh) and inner plan (msgid_test, prefixed "# ").
+outer_plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tap" | head -1)
+outer_ok=$(grep -c '^ok [0-9]' "$tap" || true)
+inner_plan=$(sed -n 's/^# 1\.\.\([0-9]*\)$/\1/p' "$tap" | head -1)
+inner_ok=$(grep -c '^# ok [0-9]' "$tap" || true)
+if grep -E '^(# )?not ok ' "$tap" >&2; then
+	bad=1
+fi
+if grep -E '^(# )?ok .*# *(SKIP|TODO|XFAIL)' "$tap" >&2; then
+	echo "error: skipped tests (the harness config provides everything)" >&2
+	bad=1
+fi
+if [ -z "$outer_plan" ] || [ "$outer_ok" != "$outer_plan" ]; then
+	echo "error: run_kselftest.sh: $outer_ok ok of plan ${outer_plan:-none}" >&2
+	bad=1
+fi
+if [ -z "$inner_plan" ] || [ "$inner_ok" != "$inner_plan" ]; then
+	echo "error: msgid_test: $inner_ok ok of plan ${inner_plan:-none}" >&2
+	bad=1
+fi
+
+echo "timings:"
+printf '  %s\n' "${timing[@]}"
+[ "$bad" = 0 ] || die "the msgid kselftest failed: TAP in $tap, console in $log"
+say "msgid kselftest: $inner_ok/$inner_plan ok"

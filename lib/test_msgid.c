@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Messages for the printk message identifier selftest
+ *
+ * tools/testing/selftests/msgid writes the name of a case to
+ * <debugfs>/test_msgid/emit; this module then prints the messages of that
+ * case, through every path whose records must start with the identifier of
+ * the caller's format: printk() with a level, pr_*() under pr_fmt(),
+ * dev_printk() on a registered device and on NULL, netdev_printk() on a
+ * registered net device, wrappers that nest %pV, HW_ERR and FW_* tags in
+ * the format or in a %s argument, KERN_CONT, hard interrupt context,
+ * ratelimited and oversized messages. <debugfs>/test_msgid/cases lists the
+ * case names.
+ *
+ * The formats here are copied verbatim, pr_fmt() prefix included, into
+ * the table of expected formats of the selftest: change both together.
+ * The catalog (scripts/msgid_db/catalog/) documents the HW_ERR message.
+ *
+ * It is a module, not a KUnit suite, because the selftest unloads and
+ * reloads it to see that an identifier does not depend on the load
+ * address. Being a module, it cannot cover printk_deferred(), which is
+ * not exported to modules: the built-in KUnit suite
+ * (kernel/printk/msgid_kunit.c) does.
+ *
+ * The bare printk() and pr_cont() calls are the paths under test, so
+ * checkpatch's advice to replace them does not apply here.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/completion.h>
+#include <linux/debugfs.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/etherdevice.h>
+#include <linux/fs.h>
+#include <linux/hardirq.h>
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/platform_device.h>
+#include <linux/printk.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+/* Longer than a record (1024 bytes): the message is truncated. */
+#define TEST_MSGID_LONG		2000
+
+/* The same format printed at two levels has one identifier. */
+#define TEST_MSGID_PLAIN	"test_msgid plain printk: level %d\n"
+
+static struct platform_device *test_msgid_pdev;
+static struct net_device *test_msgid_ndev;
+static struct dentry *test_msgid_dir;
+static unsigned int test_msgid_seq;
+static DEFINE_MUTEX(test_msgid_lock);
+
+static void test_msgid_printk(void)
+{
+	printk(KERN_INFO TEST_MSGID_PLAIN, 6);
+	printk(KERN_ERR TEST_MSGID_PLAIN, 3);
+}
+
+static void test_msgid_pr(void)
+{
+	pr_info("pr_info under pr_fmt: %s %u\n", "arg", 42U);
+	pr_warn("pr_warn under pr_fmt: %d%%\n", 99);
+	pr_err("pr_err under pr_fmt: %08lx %c\n", 0xdeadbeefUL, 'z');
+}
+
+static void test_msgid_dev(void)
+{
+	dev_info(&test_msgid_pdev->dev, "dev_info on a platform device: %d\n", 1);
+	dev_err(&test_msgid_pdev->dev, "dev_err on a platform device: %s\n", "boom");
+	dev_err(NULL, "dev_err on a NULL device: %d\n", 3);
+	/* One more wrapper: dev_err(dev, "error %pe: %pV", ...) */
+	dev_err_probe(&test_msgid_pdev->dev, -ENODEV,
+		      "dev_err_probe on a platform device: %d\n", 4);
+}
+
+static void test_msgid_netdev(void)
+{
+	netdev_info(test_msgid_ndev, "netdev_info on a dummy device: %d\n", 1);
+	netdev_err(test_msgid_ndev, "netdev_err on a dummy device: %s\n", "down");
+	netdev_warn(NULL, "netdev_warn on a NULL net device: %d\n", 3);
+}
+
+/*
+ * Three wrappers, each adding its own format around the caller's, like a
+ * driver's ata_dev_printk() or ext4_msg() on top of dev_printk(): the
+ * record is printed with dev_printk()'s "%s %s: %pV", whose %pV carries
+ * "TMSGID-fs (%s): %pV\n", whose %pV carries "link%u: %pV", whose %pV
+ * carries "dev%u.%u: %pV", whose %pV carries the caller's format.
+ */
+static __printf(2, 3)
+void test_msgid_fs_msg(const char *level, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	dev_printk(level, &test_msgid_pdev->dev, "TMSGID-fs (%s): %pV\n", "tmsgid0", &vaf);
+	va_end(args);
+}
+
+static __printf(3, 4)
+void test_msgid_link_msg(const char *level, unsigned int link, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	test_msgid_fs_msg(level, "link%u: %pV", link, &vaf);
+	va_end(args);
+}
+
+static __printf(2, 3)
+void test_msgid_dev_msg(const char *level, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	test_msgid_link_msg(level, 1, "dev%u.%u: %pV", 1, 0, &vaf);
+	va_end(args);
+}
+
+/* Of two %pV, the first one carries the caller's format. */
+static __printf(2, 3)
+void test_msgid_second(const struct va_format *first, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_info("two wrapped formats: %pV, then %pV\n", first, &vaf);
+	va_end(args);
+}
+
+static __printf(1, 2)
+void test_msgid_first(const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	test_msgid_second(&vaf, "the second format: %d", 2);
+	va_end(args);
+}
+
+static void test_msgid_nested(void)
+{
+	test_msgid_dev_msg(KERN_WARNING, "nested three levels deep: %d %s", 3, "deep");
+	test_msgid_first("the first format: %d", 1);
+}
+
+static void test_msgid_hw_err(void)
+{
+	pr_emerg(HW_ERR "CPU %d: Machine Check: test event %d Bank %d: %016llx\n",
+		 raw_smp_processor_id(), 1, 4, 0xbe00000000800400ULL);
+}
+
+/* The tags arrive through a %s argument, as in ghes_print_estatus(). */
+static void test_msgid_tags_str(void)
+{
+	char pfx[64];
+
+	snprintf(pfx, sizeof(pfx), "%s{%u}" HW_ERR, KERN_ERR, ++test_msgid_seq);
+	printk("%sHardware error from test source: %d\n", pfx, 1);
+	snprintf(pfx, sizeof(pfx), "%s{%u}" FW_BUG, KERN_WARNING, ++test_msgid_seq);
+	printk("%sFirmware bug from test source: %d\n", pfx, 2);
+}
+
+static void test_msgid_fw_tags(void)
+{
+	pr_warn(FW_WARN "firmware warning from the test: %d\n", 1);
+	pr_info(FW_INFO "firmware information from the test: %d\n", 2);
+	pr_warn(DEPRECATED "deprecated feature from the test: %d\n", 3);
+}
+
+/*
+ * The fragments are appended to the open record and get no identifier;
+ * a fragment that finds no open record starts one, with its own.
+ */
+static void test_msgid_cont(void)
+{
+	pr_info("continuation start: %d", 1);
+	pr_cont(" middle %s", "fragment");
+	pr_cont(" end %d\n", 3);
+	pr_info("before an orphan fragment: %d\n", 4);
+	pr_cont("orphan continuation fragment: %d\n", 5);
+}
+
+static DECLARE_COMPLETION(test_msgid_irq_done);
+
+static enum hrtimer_restart test_msgid_hrtimer_fn(struct hrtimer *timer)
+{
+	pr_info("hrtimer in hard irq context: in_hardirq=%d\n", !!in_hardirq());
+	complete(&test_msgid_irq_done);
+	return HRTIMER_NORESTART;
+}
+
+static void test_msgid_irq_work_fn(struct irq_work *work)
+{
+	pr_info("irq_work in hard irq context: in_hardirq=%d\n", !!in_hardirq());
+	complete(&test_msgid_irq_done);
+}
+
+static void test_msgid_irq(void)
+{
+	struct irq_work work = IRQ_WORK_INIT_HARD(test_msgid_irq_work_fn);
+	struct hrtimer timer;
+
+	reinit_completion(&test_msgid_irq_done);
+	hrtimer_init_on_stack(&timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	timer.function = test_msgid_hrtimer_fn;
+	hrtimer_start(&timer, ns_to_ktime(1000), HRTIMER_MODE_REL_HARD);
+	if (!wait_for_completion_timeout(&test_msgid_irq_done, 5 * HZ))
+		pr_err("the hrtimer did not fire\n");
+	hrtimer_cancel(&timer);
+	destroy_hrtimer_on_stack(&timer);
+
+	reinit_completion(&test_msgid_irq_done);
+	irq_work_queue(&work);
+	if (!wait_for_completion_timeout(&test_msgid_irq_done, 5 * HZ))
+		pr_err("the irq_work did not run\n");
+	irq_work_sync(&work);
+}
+
+static void test_msgid_ratelimited(void)
+{
+	int i;
+
+	for (i = 0; i < 20; i++)
+		pr_info_ratelimited("ratelimited message: %d\n", i);
+}
+
+static void test_msgid_long(void)
+{
+	char *buf = kmalloc(TEST_MSGID_LONG + 1, GFP_KERNEL);
+
+	if (!buf)
+		return;
+	memset(buf, 'x', TEST_MSGID_LONG);
+	buf[TEST_MSGID_LONG] = '\0';
+	pr_info("long message of %d bytes: %s\n", TEST_MSGID_LONG, buf);
+	kfree(buf);
+	/*
+	 * The truncated record lost its newline, so it stays open for a
+	 * continuation and readers of /dev/kmsg do not see it until the
+	 * next record closes it.
+	 */
+	pr_info("after the long message: %d\n", TEST_MSGID_LONG);
+}
+
+static const struct {
+	const char *name;
+	void (*emit)(void);
+} test_msgid_cases[] = {
+	{ "printk", test_msgid_printk },
+	{ "pr", test_msgid_pr },
+	{ "dev", test_msgid_dev },
+	{ "netdev", test_msgid_netdev },
+	{ "nested", test_msgid_nested },
+	{ "hw_err", test_msgid_hw_err },
+	{ "tags_str", test_msgid_tags_str },
+	{ "fw_tags", test_msgid_fw_tags },
+	{ "cont", test_msgid_cont },
+	{ "irq", test_msgid_irq },
+	{ "ratelimited", test_msgid_ratelimited },
+	{ "long", test_msgid_long },
+};
+
+static ssize_t test_msgid_emit_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	char buf[32], *name;
+	size_t len = min(count, sizeof(buf) - 1);
+	int i;
+
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	name = strim(buf);
+
+	for (i = 0; i < ARRAY_SIZE(test_msgid_cases); i++) {
+		if (!strcmp(name, test_msgid_cases[i].name)) {
+			/* One case at a time: they share the irq completion. */
+			mutex_lock(&test_msgid_lock);
+			test_msgid_cases[i].emit();
+			mutex_unlock(&test_msgid_lock);
+			return count;
+		}
+	}
+	return -EINVAL;
+}
+
+static const struct file_operations test_msgid_emit_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = test_msgid_emit_write,
+	.llseek = noop_llseek,
+};
+
+static int test_msgid_cases_show(struct seq_file *s, void *unused)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(test_msgid_cases); i++)
+		seq_printf(s, "%s\n", test_msgid_cases[i].name);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(test_msgid_cases);
+
+static netdev_tx_t test_msgid_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	dev_kfree_skb(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops test_msgid_netdev_ops = {
+	.ndo_start_xmit = test_msgid_xmit,
+};
+
+static int __init test_msgid_init(void)
+{
+	int ret;
+
+	test_msgid_pdev = platform_device_register_simple(KBUILD_MODNAME,
+							  PLATFORM_DEVID_NONE,
+							  NULL, 0);
+	if (IS_ERR(test_msgid_pdev))
+		return PTR_ERR(test_msgid_pdev);
+
+	test_msgid_ndev = alloc_netdev(0, "tmsgid%d", NET_NAME_ENUM, ether_setup);
+	if (!test_msgid_ndev) {
+		ret = -ENOMEM;
+		goto err_pdev;
+	}
+	test_msgid_ndev->netdev_ops = &test_msgid_netdev_ops;
+	eth_hw_addr_random(test_msgid_ndev);
+	SET_NETDEV_DEV(test_msgid_ndev, &test_msgid_pdev->dev);
+	ret = register_netdev(test_msgid_ndev);
+	if (ret)
+		goto err_ndev;
+
+	test_msgid_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("emit", 0200, test_msgid_dir, NULL, &test_msgid_emit_fops);
+	debugfs_create_file("cases", 0444, test_msgid_dir, NULL, &test_msgid_cases_fops);
+	return 0;
+
+err_ndev:
+	free_netdev(test_msgid_ndev);
+err_pdev:
+	platform_device_unregister(test_msgid_pdev);
+	return ret;
+}
+
+static void __exit test_msgid_exit(void)
+{
+	debugfs_remove_recursive(test_msgid_dir);
+	unregister_netdev(test_msgid_ndev);
+	free_netdev(test_msgid_ndev);
+	platform_device_unregister(test_msgid_pdev);
+}
+
+module_init(test_msgid_init);
+module_exit(test_msgid_exit);
+
+MODULE_DESCRIPTION("Messages for the printk message identifier selftest");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,937 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Selftest for printk message identifiers (CONFIG_PRINTK_MSGID)
+ *
+ * With printk.msgid=1 every new kernel record starts with "(%08x): ", the
+ * CRC-32 of the canonical format of the printk() caller: the format
+ * reached by following the first %pV of each format, without its leading
+ * KERN_SOH level pairs and one trailing newline. The module test_msgid
+ * (lib/test_msgid.c) prints messages through the paths that matter on
+ * request; this program reads their records from /dev/kmsg and checks each
+ * identifier against the CRC-32, computed here, of the format written in
+ * the module. The table below copies those formats, pr_fmt() prefix
+ * included. It also checks the run-time switch, records written by user
+ * space, continuations, the per-class counters in debugfs, a reload of the
+ * module at another address and the records of the boot.
+ *
+ * Needs root, debugfs, the module test_msgid and, for the reload, the
+ * module test_module (CONFIG_TEST_LKM) to keep the old address busy, and
+ * CONFIG_KALLSYMS for /sys/module/test_msgid/sections/.text. Boot with
+ * printk.msgid=1 for the boot log case.
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../kselftest.h"
+
+#define KMSG		"/dev/kmsg"
+#define PARAM		"/sys/module/printk/parameters/msgid"
+#define STATS		"/sys/kernel/debug/printk/msgid"
+#define EMIT		"/sys/kernel/debug/test_msgid/emit"
+#define SECTIONS	"/sys/module/test_msgid/sections/"
+
+#define PREFIX_LEN	12	/* "(%08x): " */
+#define RECORD_MAX	1024	/* PRINTKRB_RECORD_MAX, prefix included */
+#define LINE_MAX_KMSG	8192	/* CONSOLE_EXT_LOG_MAX, one read of /dev/kmsg */
+
+/*
+ * Records of the boot before parse_early_param() switches identifiers on:
+ * "Linux version", "Command line", the e820 map. More than this many
+ * means the switch came late.
+ */
+#define BOOT_UNPREFIXED_MAX	40
+
+/* As in include/linux/kern_levels.h and include/linux/printk.h. */
+#define KERN_SOH	"\001"
+#define KERN_ERR	KERN_SOH "3"
+#define KERN_INFO	KERN_SOH "6"
+#define KERN_CONT	KERN_SOH "c"
+#define HW_ERR		"[Hardware Error]: "
+#define FW_BUG		"[Firmware Bug]: "
+#define FW_WARN		"[Firmware Warn]: "
+#define FW_INFO		"[Firmware Info]: "
+#define DEPRECATED	"[Deprecated]: "
+
+/* lib/test_msgid.c: #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt */
+#define PR_FMT		"test_msgid: "
+#define TEST_MSGID_PLAIN "test_msgid plain printk: level %d\n"
+
+/* CRC-32/ISO-HDLC, as zlib's crc32(): reflected 0xedb88320, ~0 in and out. */
+static uint32_t crc_table[256];
+
+static void crc32_init(void)
+{
+	uint32_t c;
+	int n, k;
+
+	for (n = 0; n < 256; n++) {
+		c = n;
+		for (k = 0; k < 8; k++)
+			c = c & 1 ? 0xedb88320 ^ (c >> 1) : c >> 1;
+		crc_table[n] = c;
+	}
+}
+
+static uint32_t crc32(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	uint32_t c = 0xffffffff;
+
+	while (len--)
+		c = crc_table[(c ^ *p++) & 0xff] ^ (c >> 8);
+	return c ^ 0xffffffff;
+}
+
+/* The identifier of a caller's format. */
+static uint32_t msgid_of(const char *fmt)
+{
+	size_t n;
+
+	while (fmt[0] == '\001' &&
+	       ((fmt[1] >= '0' && fmt[1] <= '7') || fmt[1] == 'c'))
+		fmt += 2;
+	n = strlen(fmt);
+	if (n && fmt[n - 1] == '\n')
+		n--;
+	return crc32(fmt, n);
+}
+
+/* One record of /dev/kmsg, its text unescaped. */
+struct record {
+	unsigned int prio;		/* facility << 3 | level */
+	unsigned long long seq;
+	char text[LINE_MAX_KMSG];
+	size_t len;
+	bool has_id;			/* a well-formed "(%08x): " */
+	uint32_t id;
+	const char *body;		/* the text after the prefix */
+};
+
+struct records {
+	struct record *r;
+	size_t n, cap;
+	unsigned long long lost;	/* records overwritten before we read them */
+};
+
+static bool parse_prefix(const char *s, size_t len, uint32_t *id)
+{
+	uint32_t v = 0;
+	int i;
+
+	if (len < PREFIX_LEN || s[0] != '(' || s[9] != ')' || s[10] != ':' || s[11] != ' ')
+		return false;
+	for (i = 1; i <= 8; i++) {
+		char c = s[i];
+
+		if (c >= '0' && c <= '9')
+			v = v << 4 | (c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v << 4 | (c - 'a' + 10);
+		else
+			return false;
+	}
+	*id = v;
+	return true;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* "prio,seq,usec,flags[,...];text\n[ KEY=VALUE\n...]" */
+static int parse_record(const char *buf, size_t n, struct record *rec)
+{
+	const char *semi = memchr(buf, ';', n);
+	const char *p, *end;
+	size_t len = 0;
+
+	if (!semi || sscanf(buf, "%u,%llu,", &rec->prio, &rec->seq) != 2)
+		return -1;
+	p = semi + 1;
+	end = memchr(p, '\n', buf + n - p);
+	if (!end)
+		end = buf + n;
+	while (p < end && len < sizeof(rec->text) - 1) {
+		if (p[0] == '\\' && end - p >= 4 && p[1] == 'x' &&
+		    hexval(p[2]) >= 0 && hexval(p[3]) >= 0) {
+			rec->text[len++] = hexval(p[2]) << 4 | hexval(p[3]);
+			p += 4;
+		} else {
+			rec->text[len++] = *p++;
+		}
+	}
+	rec->text[len] = '\0';
+	rec->len = len;
+	rec->has_id = parse_prefix(rec->text, len, &rec->id);
+	rec->body = rec->has_id ? rec->text + PREFIX_LEN : rec->text;
+	return 0;
+}
+
+static int kmsg_open(bool at_end)
+{
+	int fd = open(KMSG, O_RDONLY | O_NONBLOCK);
+
+	if (fd < 0)
+		ksft_exit_fail_perror("open " KMSG);
+	if (at_end && lseek(fd, 0, SEEK_END) < 0)
+		ksft_exit_fail_perror("lseek " KMSG);
+	return fd;
+}
+
+static void records_free(struct records *rs)
+{
+	free(rs->r);
+	memset(rs, 0, sizeof(*rs));
+}
+
+/* Read every record available on @fd into @rs. */
+static void kmsg_read_all(int fd, struct records *rs)
+{
+	static char buf[LINE_MAX_KMSG];
+
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+
+		if (n < 0 && errno == EPIPE) {
+			rs->lost++;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;
+		if (n < 0)
+			ksft_exit_fail_perror("read " KMSG);
+		if (n == 0)
+			return;
+		if (rs->n == rs->cap) {
+			rs->cap = rs->cap ? 2 * rs->cap : 256;
+			rs->r = realloc(rs->r, rs->cap * sizeof(*rs->r));
+			if (!rs->r)
+				ksft_exit_fail_msg("out of memory\n");
+		}
+		buf[n] = '\0';
+		if (parse_record(buf, n, &rs->r[rs->n]) == 0)
+			rs->n++;
+		else
+			ksft_print_msg("unparsable record: %s", buf);
+	}
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+static int read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+static int run(const char *cmd)
+{
+	int status = system(cmd);
+
+	return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Ask test_msgid for a case and collect the records it printed. */
+static int emit(const char *name, struct records *rs)
+{
+	int fd = kmsg_open(true);
+	int ret = write_file(EMIT, name);
+
+	if (ret)
+		ksft_print_msg("case %s: %s\n", name, strerror(errno));
+	kmsg_read_all(fd, rs);
+	close(fd);
+	return ret;
+}
+
+/* A message of test_msgid, and how to find its record. */
+struct expect {
+	const char *fmt;	/* the caller's format, as in lib/test_msgid.c */
+	const char *match;	/* a part of its text, after the prefix */
+	int level;		/* the level of the record, -1: any */
+	int min, max;		/* how many records; 0, 0 means exactly one */
+};
+
+struct msg_case {
+	const char *name;	/* the case of test_msgid */
+	const char *desc;
+	struct expect exp[5];
+	bool (*extra)(const struct records *rs);
+};
+
+/* Kernel records whose text (after any prefix) contains @match. */
+static size_t find(const struct records *rs, const char *match,
+		   const struct record **out, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct record *r = &rs->r[i];
+
+		if (r->prio >> 3 || !strstr(r->body, match))
+			continue;
+		if (n < max)
+			out[n] = r;
+		n++;
+	}
+	return n;
+}
+
+static bool check_expect(const struct records *rs, const struct expect *e)
+{
+	int min = e->min ? e->min : 1, max = e->max ? e->max : 1;
+	uint32_t want = msgid_of(e->fmt);
+	const struct record *found[32];
+	size_t n, i;
+	bool ok = true;
+
+	n = find(rs, e->match, found, 32);
+	if (n < (size_t)min || n > (size_t)max) {
+		ksft_print_msg("\"%s\": %zu records, expected %d..%d; %zu new:\n",
+			       e->match, n, min, max, rs->n);
+		for (i = 0; i < rs->n && i < 20; i++)
+			ksft_print_msg("  %u %.100s\n", rs->r[i].prio, rs->r[i].text);
+		return false;
+	}
+	for (i = 0; i < n && i < 32; i++) {
+		const struct record *r = found[i];
+
+		if (!r->has_id) {
+			ksft_print_msg("no identifier: %s\n", r->text);
+			ok = false;
+		} else if (r->id != want) {
+			ksft_print_msg("identifier %08x, expected %08x: %s\n",
+				       r->id, want, r->text);
+			ok = false;
+		}
+		if (e->level >= 0 && (int)(r->prio & 7) != e->level) {
+			ksft_print_msg("level %u, expected %d: %s\n",
+				       r->prio & 7, e->level, r->text);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+static bool check_msg_case(const struct msg_case *c, const struct records *rs)
+{
+	bool ok = true;
+	int i;
+
+	for (i = 0; i < 5 && c->exp[i].fmt; i++)
+		ok &= check_expect(rs, &c->exp[i]);
+	if (c->extra)
+		ok &= c->extra(rs);
+	return ok;
+}
+
+static const struct record *find_one(const struct records *rs, const char *match)
+{
+	const struct record *r;
+
+	return find(rs, match, &r, 1) == 1 ? r : NULL;
+}
+
+/* The wrappers print their own text, which is not part of the identity. */
+static bool dev_extra(const struct records *rs)
+{
+	const struct record *r = find_one(rs, "dev_info on a platform device: 1");
+
+	if (r && strncmp(r->body, "platform test_msgid: ", 21)) {
+		ksft_print_msg("dev_info without the dev_printk prefix: %s\n", r->text);
+		return false;
+	}
+	return true;
+}
+
+static size_t count_prefixes(const char *s)
+{
+	size_t n = 0;
+	uint32_t id;
+
+	for (; *s; s++)
+		if (parse_prefix(s, strlen(s), &id))
+			n++;
+	return n;
+}
+
+/* One record for the start and its fragments, with one prefix. */
+static bool cont_extra(const struct records *rs)
+{
+	static const char merged[] = PR_FMT "continuation start: 1 middle fragment end 3";
+	const struct record *r = find_one(rs, "continuation start: 1");
+	const struct record *frag[1];
+	bool ok = true;
+
+	if (!r)
+		return false;
+	if (strcmp(r->body, merged)) {
+		ksft_print_msg("not merged: \"%s\", expected \"%s\"\n", r->body, merged);
+		ok = false;
+	}
+	if (count_prefixes(r->text) != 1) {
+		ksft_print_msg("%zu prefixes in %s\n", count_prefixes(r->text), r->text);
+		ok = false;
+	}
+	if (find(rs, " middle fragment", frag, 1) != 1 ||
+	    find(rs, " end 3", frag, 1) != 1) {
+		ksft_print_msg("a fragment got a record of its own\n");
+		ok = false;
+	}
+	return ok;
+}
+
+static bool long_extra(const struct records *rs)
+{
+	const struct record *r = find_one(rs, "long message of 2000 bytes: ");
+
+	if (!r)
+		return false;
+	if (r->len > RECORD_MAX || r->len < RECORD_MAX - 24 ||
+	    r->text[r->len - 1] != 'x') {
+		ksft_print_msg("long record of %zu bytes, expected up to %d, ending in x\n",
+			       r->len, RECORD_MAX);
+		return false;
+	}
+	return true;
+}
+
+static const struct msg_case msg_cases[] = {
+	{ "printk", "printk() with a level", {
+		{ KERN_INFO TEST_MSGID_PLAIN, "test_msgid plain printk: level 6", 6 },
+		{ KERN_ERR TEST_MSGID_PLAIN, "test_msgid plain printk: level 3", 3 },
+	} },
+	{ "pr", "pr_*() under pr_fmt()", {
+		{ PR_FMT "pr_info under pr_fmt: %s %u\n",
+		  PR_FMT "pr_info under pr_fmt: arg 42", 6 },
+		{ PR_FMT "pr_warn under pr_fmt: %d%%\n",
+		  PR_FMT "pr_warn under pr_fmt: 99%", 4 },
+		{ PR_FMT "pr_err under pr_fmt: %08lx %c\n",
+		  PR_FMT "pr_err under pr_fmt: deadbeef z", 3 },
+	} },
+	{ "dev", "dev_printk() on a device, on NULL, dev_err_probe()", {
+		{ "dev_info on a platform device: %d\n",
+		  "test_msgid: dev_info on a platform device: 1", 6 },
+		{ "dev_err on a platform device: %s\n",
+		  "test_msgid: dev_err on a platform device: boom", 3 },
+		{ "dev_err on a NULL device: %d\n",
+		  "(NULL device *): dev_err on a NULL device: 3", 3 },
+		{ "dev_err_probe on a platform device: %d\n",
+		  ": dev_err_probe on a platform device: 4", 3 },
+	}, dev_extra },
+	{ "netdev", "netdev_printk() on a net device and on NULL", {
+		{ "netdev_info on a dummy device: %d\n",
+		  ": netdev_info on a dummy device: 1", 6 },
+		{ "netdev_err on a dummy device: %s\n",
+		  ": netdev_err on a dummy device: down", 3 },
+		{ "netdev_warn on a NULL net device: %d\n",
+		  "(NULL net_device): netdev_warn on a NULL net device: 3", 4 },
+	} },
+	{ "nested", "three wrappers nesting %pV on dev_printk()", {
+		{ "nested three levels deep: %d %s",
+		  "TMSGID-fs (tmsgid0): link1: dev1.0: nested three levels deep: 3 deep", 4 },
+		/* The first %pV is followed, not the second. */
+		{ "the first format: %d",
+		  PR_FMT "two wrapped formats: the first format: 1, then the second format: 2", 6 },
+	} },
+	{ "hw_err", "HW_ERR in the format (mce style)", {
+		{ PR_FMT HW_ERR "CPU %d: Machine Check: test event %d Bank %d: %016llx\n",
+		  PR_FMT HW_ERR "CPU ", 0 },
+	} },
+	{ "tags_str", "HW_ERR and FW_BUG through %s (ghes style)", {
+		{ "%sHardware error from test source: %d\n",
+		  "}" HW_ERR "Hardware error from test source: 1", 3 },
+		{ "%sFirmware bug from test source: %d\n",
+		  "}" FW_BUG "Firmware bug from test source: 2", 4 },
+	} },
+	{ "fw_tags", "FW_WARN, FW_INFO and DEPRECATED in the format", {
+		{ PR_FMT FW_WARN "firmware warning from the test: %d\n",
+		  PR_FMT FW_WARN "firmware warning from the test: 1", 4 },
+		{ PR_FMT FW_INFO "firmware information from the test: %d\n",
+		  PR_FMT FW_INFO "firmware information from the test: 2", 6 },
+		{ PR_FMT DEPRECATED "deprecated feature from the test: %d\n",
+		  PR_FMT DEPRECATED "deprecated feature from the test: 3", 4 },
+	} },
+	{ "cont", "KERN_CONT: fragments merged without an identifier", {
+		{ PR_FMT "continuation start: %d",
+		  PR_FMT "continuation start: 1", 6 },
+		{ PR_FMT "before an orphan fragment: %d\n",
+		  PR_FMT "before an orphan fragment: 4", 6 },
+		/* No record is open: the fragment starts one. */
+		{ KERN_CONT "orphan continuation fragment: %d\n",
+		  "orphan continuation fragment: 5", -1 },
+	}, cont_extra },
+	{ "irq", "hard irq context (hrtimer, irq_work)", {
+		{ PR_FMT "hrtimer in hard irq context: in_hardirq=%d\n",
+		  PR_FMT "hrtimer in hard irq context: in_hardirq=1", 6 },
+		{ PR_FMT "irq_work in hard irq context: in_hardirq=%d\n",
+		  PR_FMT "irq_work in hard irq context: in_hardirq=1", 6 },
+	} },
+	{ "ratelimited", "pr_info_ratelimited()", {
+		{ PR_FMT "ratelimited message: %d\n",
+		  PR_FMT "ratelimited message: ", 6, 1, 20 },
+	} },
+	{ "long", "a message longer than a record", {
+		{ PR_FMT "long message of %d bytes: %s\n",
+		  PR_FMT "long message of 2000 bytes: xxxx", 6 },
+		{ PR_FMT "after the long message: %d\n",
+		  PR_FMT "after the long message: 2000", 6 },
+	}, long_extra },
+};
+
+static void test_msg_cases(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(msg_cases); i++) {
+		const struct msg_case *c = &msg_cases[i];
+		struct records rs = { 0 };
+		bool ok;
+
+		ok = emit(c->name, &rs) == 0;
+		ok = ok && check_msg_case(c, &rs);
+		ksft_test_result(ok, "%s: %s\n", c->name, c->desc);
+		records_free(&rs);
+	}
+}
+
+/* <debugfs>/printk/msgid: "# class count last_id", then one line a class. */
+enum { C_NONE, C_HW, C_FW_BUG, C_FW_WARN, C_FW_INFO, C_DEPRECATED, C_NR };
+
+static const char * const class_names[C_NR] = {
+	"none", "hardware", "firmware-bug", "firmware-warn", "firmware-info", "deprecated",
+};
+
+struct class_stats {
+	long count[C_NR];
+	bool has_last[C_NR];
+	uint32_t last[C_NR];
+};
+
+static int read_stats(struct class_stats *st)
+{
+	char buf[1024], name[32], last[16];
+	char *line, *save;
+	int c, seen = 0;
+	long count;
+
+	memset(st, 0, sizeof(*st));
+	if (read_file(STATS, buf, sizeof(buf))) {
+		ksft_print_msg("%s: %s\n", STATS, strerror(errno));
+		return -1;
+	}
+	if (strncmp(buf, "# class count last_id\n", 22)) {
+		ksft_print_msg("%s: bad header\n", STATS);
+		return -1;
+	}
+	for (line = strtok_r(buf + 22, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%31s %ld %15s", name, &count, last) != 3)
+			goto bad;
+		for (c = 0; c < C_NR; c++)
+			if (!strcmp(name, class_names[c]))
+				break;
+		if (c == C_NR)
+			goto bad;
+		st->count[c] = count;
+		if (strcmp(last, "-")) {
+			char *end;
+
+			st->last[c] = strtoul(last, &end, 16);
+			if (strlen(last) != 8 || *end)
+				goto bad;
+			st->has_last[c] = true;
+		} else if (count) {
+			goto bad;
+		}
+		seen |= 1 << c;
+	}
+	if (seen != (1 << C_NR) - 1) {
+		ksft_print_msg("%s: classes missing\n", STATS);
+		return -1;
+	}
+	return 0;
+bad:
+	ksft_print_msg("%s: bad line \"%s\"\n", STATS, line);
+	return -1;
+}
+
+/* Each tagged message counts once, in its class, and is the last one. */
+static void test_classes(void)
+{
+	static const struct {
+		int class;
+		const char *fmt;	/* the last one emitted of its class */
+		long n;
+	} want[] = {
+		{ C_HW, "%sHardware error from test source: %d\n", 2 },
+		{ C_FW_BUG, "%sFirmware bug from test source: %d\n", 1 },
+		{ C_FW_WARN, PR_FMT FW_WARN "firmware warning from the test: %d\n", 1 },
+		{ C_FW_INFO, PR_FMT FW_INFO "firmware information from the test: %d\n", 1 },
+		{ C_DEPRECATED, PR_FMT DEPRECATED "deprecated feature from the test: %d\n", 1 },
+	};
+	struct class_stats before, after;
+	struct records rs = { 0 };
+	bool ok = true;
+	size_t i;
+
+	if (read_stats(&before)) {
+		ksft_test_result_fail("classes: counters in " STATS "\n");
+		return;
+	}
+	/* hw_err: 1 hardware; tags_str: 1 hardware, 1 firmware-bug; fw_tags: 3 */
+	ok &= emit("hw_err", &rs) == 0;
+	ok &= emit("tags_str", &rs) == 0;
+	ok &= emit("fw_tags", &rs) == 0;
+	records_free(&rs);
+	if (!ok || read_stats(&after)) {
+		ksft_test_result_fail("classes: counters in " STATS "\n");
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		int c = want[i].class;
+		long d = after.count[c] - before.count[c];
+		uint32_t id = msgid_of(want[i].fmt);
+
+		if (d != want[i].n) {
+			ksft_print_msg("%s: count rose by %ld, expected %ld\n",
+				       class_names[c], d, want[i].n);
+			ok = false;
+		}
+		if (!after.has_last[c] || after.last[c] != id) {
+			ksft_print_msg("%s: last_id %08x, expected %08x\n",
+				       class_names[c], after.last[c], id);
+			ok = false;
+		}
+	}
+	ksft_test_result(ok, "classes: HW_ERR/FW_* counters rise by the messages emitted\n");
+}
+
+/* A record written by user space is not a printk() call: no identifier. */
+static void test_user_record(void)
+{
+	char line[160], want[128];
+	struct records rs = { 0 };
+	const struct record *r;
+	int fd, wfd;
+	bool ok = false;
+
+	snprintf(want, sizeof(want), "msgid_test: a line from user space, pid %d, %%s %%d",
+		 getpid());
+	snprintf(line, sizeof(line), "<5>%s\n", want);
+	fd = kmsg_open(true);
+	wfd = open(KMSG, O_WRONLY);
+	if (wfd >= 0 && write(wfd, line, strlen(line)) == (ssize_t)strlen(line)) {
+		kmsg_read_all(fd, &rs);
+		for (r = rs.r; r < rs.r + rs.n; r++) {
+			if (!strstr(r->text, want))
+				continue;
+			ok = !strcmp(r->text, want) && r->prio == (1 << 3 | 5);
+			if (!ok)
+				ksft_print_msg("user record %u: \"%s\"\n", r->prio, r->text);
+			break;
+		}
+		if (r == rs.r + rs.n)
+			ksft_print_msg("the user record was not found\n");
+	} else {
+		ksft_perror("write " KMSG);
+	}
+	if (wfd >= 0)
+		close(wfd);
+	close(fd);
+	records_free(&rs);
+	ksft_test_result(ok, "user: a line written to /dev/kmsg gets no identifier\n");
+}
+
+static int param_get(void)
+{
+	char buf[8];
+
+	if (read_file(PARAM, buf, sizeof(buf)))
+		return -1;
+	if (!strcmp(buf, "Y\n"))
+		return 1;
+	if (!strcmp(buf, "N\n"))
+		return 0;
+	return -1;
+}
+
+static int param_set(int on)
+{
+	if (write_file(PARAM, on ? "1" : "0"))
+		return -1;
+	return param_get() == on ? 0 : -1;
+}
+
+/* printk.msgid=0: no new kernel record has a prefix; =1: they have again. */
+static const struct msg_case *msg_case(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(msg_cases); i++)
+		if (!strcmp(msg_cases[i].name, name))
+			return &msg_cases[i];
+	ksft_exit_fail_msg("no case %s\n", name);
+}
+
+static void test_switch(void)
+{
+	const struct msg_case *pr = msg_case("pr");
+	struct records rs = { 0 };
+	bool ok = true;
+	size_t i;
+
+	if (param_set(0)) {
+		ksft_print_msg("cannot switch " PARAM " off\n");
+		ok = false;
+	}
+	ok &= emit("pr", &rs) == 0;
+	ok &= emit("dev", &rs) == 0;
+	if (!find_one(&rs, "pr_info under pr_fmt: arg 42")) {
+		ksft_print_msg("no records while off\n");
+		ok = false;
+	}
+	for (i = 0; i < rs.n; i++) {
+		if (!(rs.r[i].prio >> 3) && rs.r[i].has_id) {
+			ksft_print_msg("identifier while off: %s\n", rs.r[i].text);
+			ok = false;
+		}
+	}
+	records_free(&rs);
+
+	if (param_set(1)) {
+		ksft_print_msg("cannot switch " PARAM " on\n");
+		ok = false;
+	}
+	ok &= emit("pr", &rs) == 0;
+	ok &= check_msg_case(pr, &rs);
+	records_free(&rs);
+	ksft_test_result(ok, "switch: " PARAM " 0 then 1\n");
+}
+
+static int section_addr(const char *name, unsigned long long *addr)
+{
+	char path[128], buf[64], *end;
+
+	snprintf(path, sizeof(path), SECTIONS "%s", name);
+	if (read_file(path, buf, sizeof(buf)))
+		return -1;
+	errno = 0;
+	*addr = strtoull(buf, &end, 16);
+	return errno || end == buf ? -1 : 0;
+}
+
+/* The same messages, the same identifiers, at another address. */
+static void test_reload(void)
+{
+	static const char * const cases[] = { "pr", "hw_err", "nested" };
+	unsigned long long text1, text2, str1 = 0, str2 = 0;
+	bool ok = true, padded;
+	size_t i;
+
+	if (section_addr(".text", &text1) || !text1) {
+		ksft_test_result_skip("reload: no address in %s.text (CONFIG_KALLSYMS)\n",
+				      SECTIONS);
+		return;
+	}
+	section_addr(".rodata.str1.1", &str1);
+
+	if (run("modprobe -r test_msgid")) {
+		ksft_test_result_fail("reload: modprobe -r test_msgid\n");
+		return;
+	}
+	/* Keep the old place busy, so that the module lands elsewhere. */
+	padded = run("modprobe test_module") == 0;
+	if (run("modprobe test_msgid")) {
+		ksft_test_result_fail("reload: modprobe test_msgid\n");
+		return;
+	}
+	if (section_addr(".text", &text2))
+		ok = false;
+	section_addr(".rodata.str1.1", &str2);
+	ksft_print_msg("test_msgid .text at %llx, then at %llx%s; strings at %llx, then %llx\n",
+		       text1, text2, padded ? " (test_module in between)" : "", str1, str2);
+	if (text1 == text2) {
+		ksft_print_msg("reloaded at the same address\n");
+		ok = false;
+	}
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct records rs = { 0 };
+
+		ok &= emit(cases[i], &rs) == 0;
+		ok &= check_msg_case(msg_case(cases[i]), &rs);
+		records_free(&rs);
+	}
+	if (padded)
+		run("modprobe -r test_module");
+	ksft_test_result(ok, "reload: same identifiers after a reload at another address\n");
+}
+
+/*
+ * Boot records whose format is known: their identifiers must match too.
+ * init/main.c has no pr_fmt().
+ */
+static const struct {
+	const char *fmt;
+	const char *start;
+} boot_known[] = {
+	{ "Kernel command line: %s\n", "Kernel command line: " },
+	{ "Run %s as init process\n", "Run /init as init process" },
+};
+
+/*
+ * Every kernel record since the first one with an identifier has one, well
+ * formed. The few records printed before parse_early_param() reads
+ * printk.msgid=1 have none: "Linux version", "Command line", the e820 map.
+ */
+static void test_boot(const struct records *boot)
+{
+	size_t i, j, first = boot->n, before = 0, after = 0;
+	bool ok = true;
+
+	for (i = 0; i < boot->n; i++) {
+		if (boot->r[i].prio >> 3)
+			continue;
+		if (boot->r[i].has_id) {
+			first = i;
+			break;
+		}
+		before++;
+	}
+	if (first == boot->n) {
+		ksft_test_result_fail("boot: no record with an identifier (%s)\n",
+				      "boot with printk.msgid=1");
+		return;
+	}
+	ksft_print_msg("boot: %zu records from seq %llu, %zu kernel records %s:\n",
+		       boot->n, boot->n ? boot->r[0].seq : 0, before,
+		       "before the first identifier");
+	for (i = 0; i < first; i++)
+		if (!(boot->r[i].prio >> 3))
+			ksft_print_msg("  %.70s\n", boot->r[i].text);
+	if (before > BOOT_UNPREFIXED_MAX) {
+		ksft_print_msg("boot: more than %d records without\n", BOOT_UNPREFIXED_MAX);
+		ok = false;
+	}
+	for (i = first; i < boot->n; i++) {
+		const struct record *r = &boot->r[i];
+
+		if (r->prio >> 3)
+			continue;
+		after++;
+		if (!r->has_id) {
+			ksft_print_msg("boot: no identifier: seq %llu \"%s\"\n", r->seq, r->text);
+			ok = false;
+		}
+		for (j = 0; j < ARRAY_SIZE(boot_known); j++) {
+			if (strncmp(r->body, boot_known[j].start, strlen(boot_known[j].start)))
+				continue;
+			if (!r->has_id || r->id != msgid_of(boot_known[j].fmt)) {
+				ksft_print_msg("boot: identifier %08x, expected %08x: %s\n",
+					       r->id, msgid_of(boot_known[j].fmt), r->text);
+				ok = false;
+			}
+		}
+	}
+	if (!boot->lost && boot->n && boot->r[0].seq == 0) {
+		for (j = 0; j < ARRAY_SIZE(boot_known); j++) {
+			const struct record *r = find_one(boot, boot_known[j].start);
+
+			if (!r) {
+				ksft_print_msg("boot: no \"%s\" record\n", boot_known[j].start);
+				ok = false;
+			}
+		}
+	}
+	ksft_test_result(ok, "boot: %zu kernel records with a well-formed identifier\n", after);
+}
+
+static bool is_loaded(const char *mod)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/module/%s", mod);
+	return access(path, F_OK) == 0;
+}
+
+int main(void)
+{
+	struct records boot = { 0 };
+	int fd, was_on;
+
+	ksft_print_header();
+	crc32_init();
+	if (crc32("123456789", 9) != 0xcbf43926)
+		ksft_exit_fail_msg("the CRC-32 of this test is broken\n");
+	if (geteuid())
+		ksft_exit_skip("needs root\n");
+	was_on = param_get();
+	if (was_on < 0)
+		ksft_exit_skip(PARAM " missing (CONFIG_PRINTK_MSGID)\n");
+	if (access(STATS, R_OK))
+		ksft_exit_skip(STATS " missing (debugfs not mounted?)\n");
+
+	/* Everything logged so far, before the test adds its own. */
+	fd = kmsg_open(false);
+	kmsg_read_all(fd, &boot);
+	close(fd);
+
+	if (!is_loaded("test_msgid") && run("modprobe test_msgid"))
+		ksft_exit_skip("cannot load test_msgid (CONFIG_TEST_MSGID=m)\n");
+	if (!was_on && param_set(1))
+		ksft_exit_fail_msg("cannot switch " PARAM " on\n");
+
+	ksft_set_plan(ARRAY_SIZE(msg_cases) + 5);
+	test_msg_cases();
+	test_classes();
+	test_user_record();
+	test_switch();
+	test_reload();
+	test_boot(&boot);
+
+	records_free(&boot);
+	run("modprobe -r test_msgid");
+	if (!was_on)
+		param_set(0);
+	ksft_finished();
+}
