@@ -811,6 +811,142 @@ static void test_reload(void)
  * Boot records whose format is known: their identifiers must match too.
  * init/main.c has no pr_fmt().
  */
+#define INDEX		"/sys/kernel/debug/printk/index/"
+
+/* A whole file, read @chunk bytes at a time; NULL on error. */
+static char *read_chunked(const char *path, size_t chunk, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap + 1);
+	int fd = open(path, O_RDONLY);
+	ssize_t got;
+
+	if (fd < 0 || !buf)
+		goto fail;
+	for (;;) {
+		if (n + chunk > cap) {
+			char *nb = realloc(buf, cap * 2 + chunk + 1);
+
+			if (!nb)
+				goto fail;
+			buf = nb;
+			cap = cap * 2 + chunk;
+		}
+		got = read(fd, buf + n, chunk);
+		if (got < 0)
+			goto fail;
+		if (!got)
+			break;
+		n += got;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
+}
+
+static size_t count_lines(const char *s, const char *start)
+{
+	size_t n = 0;
+
+	for (; *s; s = strchr(s, '\n') + 1) {
+		if (!strncmp(s, start, strlen(start)))
+			n++;
+		if (!strchr(s, '\n'))
+			break;
+	}
+	return n;
+}
+
+/*
+ * The printk index loses no entry whatever the read size (it lost one per
+ * read that ended inside the file), and every entry shows an identifier.
+ */
+static void test_index_reads(void)
+{
+	static const char * const files[] = { "vmlinux", "test_msgid" };
+	bool ok = true;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		char path[128];
+		size_t small_len, big_len, entries, with_id;
+		char *small, *big;
+
+		snprintf(path, sizeof(path), INDEX "%s", files[i]);
+		small = read_chunked(path, 1, &small_len);
+		big = read_chunked(path, 1 << 16, &big_len);
+		if (!small || !big) {
+			ksft_print_msg("index: cannot read %s\n", path);
+			ok = false;
+		} else {
+			entries = count_lines(big, "<");
+			with_id = 0;
+			for (const char *l = big; (l = strstr(l, "\" msgid=")); l++)
+				with_id++;
+			ksft_print_msg("index %s: %zu entries, %zu/%zu bytes by 1 B/64 KiB\n",
+				       files[i], entries, small_len, big_len);
+			if (small_len != big_len || memcmp(small, big, big_len)) {
+				ksft_print_msg("index %s: %zu entries by 1 byte, %zu by 64 KiB\n",
+					       files[i], count_lines(small, "<"), entries);
+				ok = false;
+			}
+			if (!entries || with_id != entries) {
+				ksft_print_msg("index %s: %zu of %zu entries show msgid=\n",
+					       files[i], with_id, entries);
+				ok = false;
+			}
+		}
+		free(small);
+		free(big);
+	}
+	ksft_test_result(ok, "index: no entry lost by 1-byte reads, each shows msgid=\n");
+}
+
+/*
+ * The live index shows, for each call site of test_msgid, the identifier
+ * its records carry: computed here from the caller's format.
+ */
+static void test_index_ids(void)
+{
+	static const char * const indexed[] = {
+		"printk", "pr", "dev", "hw_err", "tags_str", "fw_tags",
+	};
+	size_t i, j, len, checked = 0;
+	bool ok = true;
+	char *idx = read_chunked(INDEX "test_msgid", 1 << 16, &len);
+
+	if (!idx) {
+		ksft_test_result_fail("index ids: cannot read " INDEX "test_msgid\n");
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(indexed); i++) {
+		const struct msg_case *c = msg_case(indexed[i]);
+
+		for (j = 0; c && j < ARRAY_SIZE(c->exp) && c->exp[j].fmt; j++) {
+			char want[32];
+
+			/* dev_err_probe() is a function, not an indexed macro. */
+			if (strstr(c->exp[j].fmt, "dev_err_probe"))
+				continue;
+			snprintf(want, sizeof(want), "\" msgid=%08x\n", msgid_of(c->exp[j].fmt));
+			checked++;
+			if (!strstr(idx, want)) {
+				ksft_print_msg("index ids: no%s for \"%s\"\n", want, c->exp[j].fmt);
+				ok = false;
+			}
+		}
+	}
+	free(idx);
+	ksft_test_result(ok && checked, "index ids: %zu call sites show their records' id\n",
+			 checked);
+}
+
 static const struct {
 	const char *fmt;
 	const char *start;
@@ -921,12 +1057,14 @@ int main(void)
 	if (!was_on && param_set(1))
 		ksft_exit_fail_msg("cannot switch " PARAM " on\n");
 
-	ksft_set_plan(ARRAY_SIZE(msg_cases) + 5);
+	ksft_set_plan(ARRAY_SIZE(msg_cases) + 7);
 	test_msg_cases();
 	test_classes();
 	test_user_record();
 	test_switch();
 	test_reload();
+	test_index_reads();
+	test_index_ids();
 	test_boot(&boot);
 
 	records_free(&boot);
