@@ -18,6 +18,7 @@
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
+#include <linux/hash.h>
 #include <linux/hex.h>
 #include <linux/init.h>
 #include <linux/kstrtox.h>
@@ -28,6 +29,7 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <kunit/visibility.h>
+#include <asm/sections.h>
 
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "printk."
@@ -89,14 +91,16 @@ static enum printk_msgid_class msgid_tag_in_arg(const char *s, int precision)
 /*
  * Walk @fmt the way vsnprintf() does, consuming one argument of the right
  * type from @ap for each conversion, and note the first tag seen in the
- * literal text or in a %s argument in @class.
+ * literal text or in a %s argument in @class. @plain is cleared at the
+ * first %s or %p: before it, the result depends on @fmt alone.
  *
  * Return: the struct va_format of the first %pV, or NULL when the format
  * ends without one, or where vsnprintf() would stop formatting (%n, an
  * unknown conversion, a trailing '%').
  */
 static const struct va_format *msgid_walk(const char *fmt, va_list *ap,
-					  enum printk_msgid_class *class)
+					  enum printk_msgid_class *class,
+					  bool *plain)
 {
 	const char *p = fmt;
 
@@ -155,11 +159,13 @@ static const struct va_format *msgid_walk(const char *fmt, va_list *ap,
 			(void)va_arg(*ap, int);
 			break;
 		case 's':
+			*plain = false;
 			s = va_arg(*ap, const char *);
 			if (!*class)
 				*class = msgid_tag_in_arg(s, precision);
 			break;
 		case 'p':
+			*plain = false;
 			s = va_arg(*ap, const void *);
 			if (*p == 'V')
 				return (const struct va_format *)s;
@@ -238,6 +244,77 @@ u32 printk_msgid_hash(const char *fmt)
 }
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_hash);
 
+/* ---- Identifier cache (begin) ------------------------------------------
+ *
+ * Formats in the kernel's .rodata never change, so their identifiers are
+ * kept in a small direct-mapped table, keyed by the format's offset in
+ * .rodata. An entry is one 64-bit word, read and written whole with
+ * READ_ONCE()/WRITE_ONCE(), so that a reader never sees a torn entry: no
+ * lock, no allocation, safe in NMI. Racing writers only overwrite each
+ * other with equally valid entries. Formats elsewhere (modules, buffers)
+ * are never cached. An entry also records whether the identity depends on
+ * the format alone (no %s, no %p before the end of the walk); for those
+ * formats the walk itself is skipped.
+ *
+ *   bits  0..31  identifier
+ *   bits 32..34  class found in the literal text (meaningful when plain)
+ *   bit  35      plain
+ *   bits 36..63  offset of the format in .rodata, never 0
+ */
+#ifdef CONFIG_64BIT
+#define MSGID_CACHE_BITS	9
+#define MSGID_CACHE_CLASS_SHIFT	32
+#define MSGID_CACHE_PLAIN	BIT_ULL(35)
+#define MSGID_CACHE_OFF_SHIFT	36
+
+static u64 msgid_cache[1 << MSGID_CACHE_BITS];
+
+/* The key of @fmt, or 0 when @fmt is not cached. */
+static u64 msgid_cache_key(const char *fmt)
+{
+	unsigned long off = (unsigned long)fmt - (unsigned long)__start_rodata;
+
+	if (!is_kernel_rodata((unsigned long)fmt) || !off ||
+	    off >= BIT_ULL(64 - MSGID_CACHE_OFF_SHIFT))
+		return 0;
+	return (u64)off << MSGID_CACHE_OFF_SHIFT;
+}
+
+static u64 *msgid_cache_slot(u64 key)
+{
+	return &msgid_cache[hash_32(key >> MSGID_CACHE_OFF_SHIFT, MSGID_CACHE_BITS)];
+}
+
+/* The entry of @key, or 0. */
+static u64 msgid_cache_get(u64 key)
+{
+	u64 e;
+
+	if (!key)
+		return 0;
+	e = READ_ONCE(*msgid_cache_slot(key));
+	return (e >> MSGID_CACHE_OFF_SHIFT) == (key >> MSGID_CACHE_OFF_SHIFT) ? e : 0;
+}
+
+static void msgid_cache_put(u64 key, u32 id, enum printk_msgid_class class,
+			    bool plain)
+{
+	BUILD_BUG_ON(PRINTK_MSGID_NR_CLASSES > 8);
+	if (key)
+		WRITE_ONCE(*msgid_cache_slot(key),
+			   key | (plain ? MSGID_CACHE_PLAIN : 0) |
+			   (u64)class << MSGID_CACHE_CLASS_SHIFT | id);
+}
+#else
+static inline u64 msgid_cache_key(const char *fmt) { return 0; }
+static inline u64 msgid_cache_get(u64 key) { return 0; }
+static inline void msgid_cache_put(u64 key, u32 id, enum printk_msgid_class class,
+				   bool plain) { }
+#define MSGID_CACHE_CLASS_SHIFT	32
+#define MSGID_CACHE_PLAIN	0
+#endif /* CONFIG_64BIT */
+/* ---- Identifier cache (end) -------------------------------------------- */
+
 /**
  * printk_msgid_get - identify a printk() call
  * @msgid: filled with the caller's format, its identifier and class
@@ -253,12 +330,24 @@ void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 {
 	enum printk_msgid_class class = PRINTK_MSGID_NONE;
 	const struct va_format *vaf;
+	bool plain = true;
+	u64 key, e;
 	va_list ap;
 	int depth;
 
+	/* A cached format that needs no walk: done. */
+	key = msgid_cache_key(fmt);
+	e = msgid_cache_get(key);
+	if (e & MSGID_CACHE_PLAIN) {
+		msgid->fmt = fmt;
+		msgid->id = (u32)e;
+		msgid->class = (e >> MSGID_CACHE_CLASS_SHIFT) & 7;
+		return;
+	}
+
 	va_copy(ap, args);
 	for (depth = 0; ; depth++) {
-		vaf = msgid_walk(fmt, &ap, &class);
+		vaf = msgid_walk(fmt, &ap, &class, &plain);
 		va_end(ap);
 		if (!vaf || depth == PRINTK_MSGID_MAX_DEPTH ||
 		    (unsigned long)vaf < PAGE_SIZE || IS_ERR(vaf) ||
@@ -269,8 +358,16 @@ void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 	}
 
 	msgid->fmt = fmt;
-	msgid->id = printk_msgid_hash(fmt);
 	msgid->class = class;
+	/* The caller's format reached through %pV: only its identifier is reused. */
+	if (depth) {
+		key = msgid_cache_key(fmt);
+		e = msgid_cache_get(key);
+	}
+	msgid->id = e ? (u32)e : printk_msgid_hash(fmt);
+	/* New, or found plain now that it is called directly. */
+	if (!e || (plain && !depth))
+		msgid_cache_put(key, msgid->id, class, plain && !depth);
 }
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_get);
 

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Table of the printk msgid benchmark from the logs of harness/bench.sh.
+
+Each log out/bench/run-<round>-<label>.log is one boot of a UML kernel
+running kernel/printk/msgid_bench.c; labels: off (CONFIG_PRINTK_MSGID=n),
+on (=y), on-time0 (=y, printk.time=0), caller (=y, CONFIG_PRINTK_CALLER=y).
+All boots but on-time0 run with printk.time=1. Every number is the median
+over the boots of the per-boot medians; cross-boot ratios are taken per
+round (boots of one round run back to back) and their median is shown.
+"""
+
+import glob
+import os
+import re
+import statistics
+import sys
+
+KINDS = ["short", "pr_fmt", "dev", "nested", "long", "cont"]
+LINE = re.compile(r"msgid_bench: (kind=\S+ .*)$")
+
+
+def parse(path):
+    """{(kind, key): value} of one boot."""
+    res = {}
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = LINE.search(line.rstrip())
+            if not m:
+                continue
+            kv = dict(p.split("=", 1) for p in m.group(1).split() if "=" in p)
+            kind = kv.pop("kind")
+            if "mode" in kv:
+                res[(kind, kv["mode"])] = float(kv["ns"])
+                res[(kind, kv["mode"] + ":min")] = float(kv["min"])
+            elif "on_off_ppm" in kv:
+                res[(kind, "on/off")] = int(kv["on_off_ppm"]) / 1e6
+            elif "get_ns" in kv:
+                res[(kind, "get")] = float(kv["get_ns"])
+    return res
+
+
+def med(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def fmt(x, ratio=False):
+    if x is None:
+        return "-"
+    return f"{x:.3f}" if ratio else f"{x:.0f}"
+
+
+def main():
+    d = sys.argv[1] if len(sys.argv) > 1 else "out/bench"
+    runs = {}  # label -> round -> results
+    for path in glob.glob(os.path.join(d, "run-*.log")):
+        m = re.match(r"run-(\d+)-(.+)\.log$", os.path.basename(path))
+        if m:
+            runs.setdefault(m.group(2), {})[int(m.group(1))] = parse(path)
+    if "off" not in runs or "on" not in runs:
+        sys.exit(f"report.py: no off/on runs in {d}")
+    rounds = sorted(set(runs["off"]) & set(runs["on"]))
+
+    def cell(label, kind, key):
+        return med(r.get((kind, key)) for r in runs.get(label, {}).values())
+
+    def per_round(num, den, kind, key):
+        """Per-round ratios num/den (same kind and key)."""
+        out = []
+        for r in rounds:
+            a = runs.get(num, {}).get(r, {}).get((kind, key))
+            b = runs.get(den, {}).get(r, {}).get((kind, key))
+            if a and b:
+                out.append(a / b)
+        return out
+
+    rows = []
+    spread = []
+    for k in KINDS:
+        onoff = [r.get((k, "on/off")) for r in runs["on"].values()]
+        onoff = [x for x in onoff if x is not None]
+        cfg = per_round("on", "off", k, "off")
+        tm = per_round("on", "on-time0", k, "off")
+        clr = per_round("caller", "on", k, "off")
+        mins = [r[(k, "on:min")] / r[(k, "off:min")] for r in runs["on"].values()
+                if r.get((k, "on:min")) and r.get((k, "off:min"))]
+        cfgmin = per_round("on", "off", k, "off:min")
+        rows.append([k, fmt(cell("off", k, "off")), fmt(cell("on", k, "off")),
+                     fmt(cell("on", k, "on")), fmt(med(onoff), True),
+                     fmt(med(mins), True), fmt(med(cfg), True), fmt(med(cfgmin), True), fmt(med(tm), True),
+                     fmt(med(clr), True), fmt(cell("on", k, "get"))])
+        spread.append((k, onoff, cfg, tm, clr))
+
+    head = ["kind", "CONFIG=n", "y,sw=off", "y,sw=on", "on/off", "(min)",
+            "swoff/n", "(min)", "time1/0", "CALLER", "get() ns"]
+    w = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+    n_on = len(runs["on"])
+    print(f"printk msgid benchmark: ns per message stored (UML, console silent), "
+          f"median of {n_on} boots x per-boot median of the repetitions")
+    print("  on/off  = switch on / switch off, paired inside each boot (CONFIG=y)")
+    print("  swoff/n = CONFIG=y switch off / CONFIG=n, paired per round of boots")
+    print("  (min)   = the same ratio from the fastest repetition of each boot: host")
+    print("            preemption only ever adds time, so it is the least noisy estimate")
+    print("  time1/0 = printk.time=1 / printk.time=0 (CONFIG=y, switch off), for comparison")
+    print("  CALLER  = CONFIG_PRINTK_CALLER=y / n (CONFIG=y, switch off), for comparison")
+    print("  get() ns = printk_msgid_get() alone (walk + %pV + canonical form + CRC-32)")
+    print()
+    for r in [head] + rows:
+        print("  ".join(str(c).rjust(w[i]) if i else str(c).ljust(w[i])
+                        for i, c in enumerate(r)))
+    print()
+    print("floor: the fastest repetition over all boots, ns/message; ratios of floors")
+    fh = ["kind", "CONFIG=n", "y,sw=off", "y,sw=on", "on/off", "swoff/n",
+          "time1/0", "CALLER"]
+    frows = []
+
+    def floor(label, kind, mode):
+        xs = [r.get((kind, mode + ":min")) for r in runs.get(label, {}).values()]
+        xs = [x for x in xs if x]
+        return min(xs) if xs else None
+
+    def q(a, b):
+        return a / b if a and b else None
+    for k in KINDS:
+        n, yo, yn = floor("off", k, "off"), floor("on", k, "off"), floor("on", k, "on")
+        frows.append([k, fmt(n), fmt(yo), fmt(yn), fmt(q(yn, yo), True),
+                      fmt(q(yo, n), True), fmt(q(yo, floor("on-time0", k, "off")), True),
+                      fmt(q(floor("caller", k, "off"), yo), True)])
+    fw = [max(len(str(r[i])) for r in frows + [fh]) for i in range(len(fh))]
+    for r in [fh] + frows:
+        print("  ".join(str(c).rjust(fw[i]) if i else str(c).ljust(fw[i])
+                        for i, c in enumerate(r)))
+    print()
+    print("spread over boots (min..max):")
+    for k, onoff, cfg, tm, clr in spread:
+        def rng(xs):
+            return f"{min(xs):.3f}..{max(xs):.3f}" if xs else "-"
+        print(f"  {k:<7} on/off {rng(onoff)}  swoff/n {rng(cfg)}  "
+              f"time1/0 {rng(tm)}  CALLER {rng(clr)}")
+    if "base" in runs:
+        print()
+        print("before/after: base = BENCH_BASE kernel (CONFIG=y), new = this tree (CONFIG=y)")
+        bh = ["kind", "base on", "new on", "base on/off", "new on/off",
+              "new/base on", "(min)", "new/base off", "base get()", "new get()"]
+        brows = []
+        for k in KINDS:
+            def oo(label):
+                return med(r.get((k, "on/off")) for r in runs.get(label, {}).values())
+            brows.append([k, fmt(cell("base", k, "on")), fmt(cell("on", k, "on")),
+                          fmt(oo("base"), True), fmt(oo("on"), True),
+                          fmt(med(per_round("on", "base", k, "on")), True),
+                          fmt(med(per_round("on", "base", k, "on:min")), True),
+                          fmt(med(per_round("on", "base", k, "off")), True),
+                          fmt(cell("base", k, "get")), fmt(cell("on", k, "get"))])
+        bw = [max(len(str(r[i])) for r in brows + [bh]) for i in range(len(bh))]
+        for r in [bh] + brows:
+            print("  ".join(str(c).rjust(bw[i]) if i else str(c).ljust(bw[i])
+                            for i, c in enumerate(r)))
+    print()
+    miss_sw = [r[0] for r in rows if r[4] != "-" and float(r[4]) > 1.03]
+    miss_cfg = [r[0] for r in frows if r[5] != "-" and float(r[5]) > 1.005]
+    print("goal switch on/off <= 1.03 (paired medians): " +
+          ("met" if not miss_sw else "MISSED for " + ", ".join(miss_sw)))
+    print("goal CONFIG on(off)/off <= 1.005 (floors): " +
+          ("met" if not miss_cfg else "MISSED for " + ", ".join(miss_cfg)) +
+          " (compare with the time1/0 and CALLER columns: the cross-boot noise)")
+
+
+if __name__ == "__main__":
+    main()
