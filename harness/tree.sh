@@ -19,6 +19,15 @@ if [ -d "$TREE/.git" ] && [ "$(git -C "$TREE" log -1 --format=%s base 2>/dev/nul
 			die "out/linux has edits that are not in the repo: run 'make refresh' first (or FORCE=1 make tree to drop them)"
 		fi
 	fi
+	# Remember the files of the previous overlay, so that those whose
+	# content does not change keep their mtime and are not rebuilt.
+	keep=$(mktemp)
+	if git -C "$TREE" rev-parse -q --verify overlay >/dev/null; then
+		git -C "$TREE" diff --name-only --no-renames base overlay | while read -r f; do
+			[ -f "$TREE/$f" ] && printf '%s %s %s\n' \
+				"$(git -C "$TREE" hash-object "$f")" "$(stat -c %Y "$TREE/$f")" "$f"
+		done > "$keep"
+	fi
 	git -C "$TREE" checkout -q -f --detach base
 	git -C "$TREE" clean -fdxq
 else
@@ -58,5 +67,11 @@ git add -u
 git -c user.name="msgid harness" -c user.email=harness@localhost \
 	commit -q --allow-empty -m "msgid overlay ($n files from the repo)"
 git tag -f overlay >/dev/null
+if [ -n "${keep:-}" ]; then
+	while read -r hash mtime f; do
+		[ -f "$f" ] && [ "$(git hash-object "$f")" = "$hash" ] && touch -d "@$mtime" "$f"
+	done < "$keep"
+	rm -f "$keep"
+fi
 git checkout -q -B msgid
 say "out/linux: base $BASE_VERSION + $n overlay files (git diff base shows the change)"

@@ -915,7 +915,7 @@ static void test_index_reads(void)
 static void test_index_ids(void)
 {
 	static const char * const indexed[] = {
-		"printk", "pr", "dev", "hw_err", "tags_str", "fw_tags",
+		"printk", "pr", "dev", "netdev", "hw_err", "tags_str", "fw_tags",
 	};
 	size_t i, j, len, checked = 0;
 	bool ok = true;
