@@ -2,15 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0
 # bench-db.sh [TREE]: benchmark scripts/msgid-db.py (build time, lookup
 # latency, annotate lines/s) and compare with "git grep -F" in TREE
-# (default /tmp/base/linux-source-6.12; a non-git tree is searched with
-# --no-index).  Uses out/build/msgid/vmlinux and its modules when built,
-# else scans the C sources of TREE.  Extra options go to msgid_db.bench.
+# (default out/linux, the base plus the series; a non-git tree is searched
+# with --no-index).  Uses out/build/msgid/vmlinux and its modules when
+# built, else scans the C sources of TREE.  Extra options go to
+# msgid_db.bench. The tool runs under Debian's /usr/bin/python3 (what a
+# distribution would ship it with) when it is there: start-up dominates a
+# lookup, and a python3 with many site packages starts several times slower.
 set -eu
 cd "$(dirname "$0")/.."
-tree=${1:-/tmp/base/linux-source-6.12}
+tree=${1:-out/linux}
+[ -d "$tree" ] || { echo "error: no $tree: run 'make tree' first" >&2; exit 1; }
+py=python3
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+echo "bench-db: $($py --version) ($py)"
 [ $# -gt 0 ] && shift
 args=(--tree "$tree")
 if [ -f out/build/msgid/vmlinux ]; then
 	args+=(--vmlinux out/build/msgid/vmlinux --modules out/build/msgid)
 fi
-PYTHONPATH=scripts exec python3 -m msgid_db.bench "${args[@]}" "$@"
+PYTHONPATH=scripts exec "$py" -m msgid_db.bench "${args[@]}" "$@"

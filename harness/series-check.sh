@@ -72,11 +72,12 @@ lint() {
 }
 
 say "building after every patch in out/build/series (minutes per patch cold, seconds with ccache)"
+tip=$(git -C "$am" rev-parse HEAD)
 git -C "$am" checkout -q --detach base
 CONFIG_CHECK=0 TREE=$am "$ROOT/harness/config.sh" series "$frag" >> "$log" 2>&1
 lint "" > "$OUT/series-lint.base"
 i=0
-for c in $(git -C "$am" rev-list --reverse base..HEAD); do
+for c in $(git -C "$am" rev-list --reverse "base..$tip"); do
 	i=$((i + 1))
 	git -C "$am" checkout -q --detach "$c"
 	t0=$(date +%s)
