@@ -78,7 +78,18 @@ static enum printk_msgid_class msgid_tag_in_arg(const char *s, int precision)
 	if ((unsigned long)s < PAGE_SIZE || IS_ERR(s))
 		return PRINTK_MSGID_NONE;
 
-	end = s + strnlen(s, precision < 0 ? SIZE_MAX : precision);
+	/* No precision: one pass over the string, no strlen() first. */
+	if (precision < 0) {
+		for (p = strchr(s, '['); p; p = strchr(p + 1, '[')) {
+			enum printk_msgid_class c = msgid_tag_at(p, strnlen(p, MSGID_TAG_MAX));
+
+			if (c)
+				return c;
+		}
+		return PRINTK_MSGID_NONE;
+	}
+
+	end = s + strnlen(s, precision);
 	for (p = memchr(s, '[', end - s); p; p = memchr(p + 1, '[', end - p - 1)) {
 		enum printk_msgid_class c = msgid_tag_at(p, end - p);
 
@@ -91,8 +102,9 @@ static enum printk_msgid_class msgid_tag_in_arg(const char *s, int precision)
 /*
  * Walk @fmt the way vsnprintf() does, consuming one argument of the right
  * type from @ap for each conversion, and note the first tag seen in the
- * literal text or in a %s argument in @class. @plain is cleared at the
- * first %s or %p: before it, the result depends on @fmt alone.
+ * literal text or in a %s argument in @class. @plain is cleared where the
+ * result starts to depend on the arguments: at a %pV, or at a %s that is
+ * scanned for a tag (none was found in the literal text before it).
  *
  * Return: the struct va_format of the first %pV, or NULL when the format
  * ends without one, or where vsnprintf() would stop formatting (%n, an
@@ -159,16 +171,18 @@ static const struct va_format *msgid_walk(const char *fmt, va_list *ap,
 			(void)va_arg(*ap, int);
 			break;
 		case 's':
-			*plain = false;
 			s = va_arg(*ap, const char *);
-			if (!*class)
+			if (!*class) {
+				*plain = false;
 				*class = msgid_tag_in_arg(s, precision);
+			}
 			break;
 		case 'p':
-			*plain = false;
 			s = va_arg(*ap, const void *);
-			if (*p == 'V')
+			if (*p == 'V') {
+				*plain = false;
 				return (const struct va_format *)s;
+			}
 			while (isalnum(*p))
 				p++;
 			break;
