@@ -8,7 +8,7 @@ OFF := $(H)/configs/msgid-off.config
 
 .PHONY: help deps tree refresh kernel kernel-off kunit kunit-um kunit-i386 \
 	vectors pytest selftest demo series series-check docs docs-html \
-	bench bench-db check clean
+	bench bench-db fuzz check clean
 
 help:
 	@echo "make demo        boot the patched kernel, look its identifiers up (first command)"
@@ -25,6 +25,7 @@ help:
 	@echo "make docs        check the documentation (docutils); docs-html: Sphinx"
 	@echo "make bench       cost of identifiers in printk, on UML (about 20 min)"
 	@echo "make bench-db    speed of msgid-db.py lookup/annotate/build vs git grep"
+	@echo "make fuzz        libFuzzer+ASan+UBSan on msgid.c in user space (FUZZ_SECONDS=60)"
 
 deps:
 	$(H)/deps.sh
@@ -79,9 +80,12 @@ bench: tree
 bench-db: kernel
 	$(H)/bench-db.sh
 
+fuzz: deps
+	$(H)/fuzz.sh
+
 # pytest runs after selftest so that its tests against the boot log of the
 # booted kernel (out/boot/boot.log) run instead of being skipped.
-CHECKS := vectors docs kernel kernel-off kunit-um kunit-i386 selftest pytest series-check
+CHECKS := vectors docs fuzz kernel kernel-off kunit-um kunit-i386 selftest pytest series-check
 check: $(CHECKS)
 	@echo "check: $(words $(CHECKS)) passed, 0 failed"
 

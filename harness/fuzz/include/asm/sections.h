@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fuzz shim (harness/fuzz): the kernel's .rodata is a region the fuzz
+ * target maps and fills with interned, never rewritten formats, so that
+ * the identifier cache of msgid.c (keyed by the offset in .rodata) runs
+ * as it does in the kernel. The target defines the two bounds.
+ */
+#ifndef _SHIM_ASM_SECTIONS_H
+#define _SHIM_ASM_SECTIONS_H
+#include "../shim_base.h"
+
+extern char *shim_rodata_start, *shim_rodata_end;
+
+#define __start_rodata	shim_rodata_start
+#define __end_rodata	shim_rodata_end
+
+static inline bool is_kernel_rodata(unsigned long addr)
+{
+	return addr >= (unsigned long)shim_rodata_start &&
+	       addr < (unsigned long)shim_rodata_end;
+}
+#endif

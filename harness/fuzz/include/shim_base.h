@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * User-space shim for fuzzing kernel/printk/msgid.c (harness/fuzz.sh).
+ *
+ * Only what msgid.c and include/linux/printk_msgid.h use, on top of the C
+ * library's headers. Nothing here is kernel code: the base kernel's
+ * headers must never be on the include path of the fuzz build (fuzz.sh
+ * checks the dependency list). Do not include <errno.h> or any other libc
+ * header that pulls <linux/...> uapi headers: they would resolve here.
+ */
+#ifndef _SHIM_BASE_H
+#define _SHIM_BASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int32_t s32;
+
+#define PAGE_SIZE	4096UL
+
+#define __init
+#define __used		__attribute__((__used__))
+#define __maybe_unused	__attribute__((__unused__))
+
+#define min(a, b) ({				\
+	__typeof__(a) __shim_a = (a);		\
+	__typeof__(b) __shim_b = (b);		\
+	__shim_a < __shim_b ? __shim_a : __shim_b; })
+
+#define BIT(n)			(1UL << (n))
+#define BIT_ULL(n)		(1ULL << (n))
+#define BUILD_BUG_ON(cond)	_Static_assert(!(cond), "BUILD_BUG_ON(" #cond ")")
+
+#define WRITE_ONCE(x, val)	(*(volatile __typeof__(x) *)&(x) = (val))
+#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
+
+typedef struct {
+	long counter;
+} atomic_long_t;
+
+static inline void atomic_long_inc(atomic_long_t *v)
+{
+	__atomic_fetch_add(&v->counter, 1, __ATOMIC_RELAXED);
+}
+
+static inline long atomic_long_read(const atomic_long_t *v)
+{
+	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+}
+
+/*
+ * Swallow the ';' after a file-scope macro use without generating code:
+ * a redundant declaration is valid C.
+ */
+#define __SHIM_NOTHING	extern int __shim_nothing
+
+#endif /* _SHIM_BASE_H */
