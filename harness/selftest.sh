@@ -52,7 +52,8 @@ install -m 755 "$H/selftest-run.sh" "$stage/run.sh"
 phase_end "install + initramfs" "$t0"
 
 t0=$(date +%s)
-"$H/boot.sh" "$dir/arch/x86/boot/bzImage" "$work/initramfs.cpio.gz" "$log" \
+# 4 CPUs for the stress case (one printing kthread per CPU).
+SMP=4 "$H/boot.sh" "$dir/arch/x86/boot/bzImage" "$work/initramfs.cpio.gz" "$log" \
 	"printk.msgid=1" 900
 phase_end "boot + test (QEMU)" "$t0"
 

@@ -10,7 +10,9 @@
  * registered net device, wrappers that nest %pV, HW_ERR and FW_* tags in
  * the format or in a %s argument, KERN_CONT, hard interrupt context,
  * ratelimited and oversized messages. <debugfs>/test_msgid/cases lists the
- * case names.
+ * case names. The case "stress" prints for stress_ms milliseconds (module
+ * parameter) from one kthread per online CPU and from an hrtimer in hard
+ * irq context, while the selftest flips printk.msgid on and off.
  *
  * The formats here are copied verbatim, pr_fmt() prefix included, into
  * the table of expected formats of the selftest: change both together.
@@ -28,8 +30,11 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/cpu.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/etherdevice.h>
@@ -38,11 +43,16 @@
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/platform_device.h>
 #include <linux/printk.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -60,6 +70,10 @@ static struct net_device *test_msgid_ndev;
 static struct dentry *test_msgid_dir;
 static unsigned int test_msgid_seq;
 static DEFINE_MUTEX(test_msgid_lock);
+
+static unsigned int stress_ms = 3000;
+module_param(stress_ms, uint, 0644);
+MODULE_PARM_DESC(stress_ms, "how long the case stress prints, in ms (default 3000)");
 
 static void test_msgid_printk(void)
 {
@@ -269,6 +283,104 @@ static void test_msgid_long(void)
 	pr_info("after the long message: %d\n", TEST_MSGID_LONG);
 }
 
+/*
+ * Stress: one kthread per online CPU prints as fast as it can through
+ * pr_info(), a dev_printk() wrapper and three nested %pV wrappers, and an
+ * hrtimer prints from hard irq context every millisecond, for stress_ms.
+ * Each message carries the CPU of its thread and a sequence number of that
+ * thread, so that the selftest can tell a record of a thread from another
+ * and see that none of a thread's records is out of order.
+ */
+struct test_msgid_stress {
+	struct task_struct *task;
+	unsigned int cpu;
+	unsigned long seq;
+};
+
+static struct hrtimer test_msgid_stress_timer;
+static atomic_t test_msgid_stress_stop;
+static unsigned long test_msgid_stress_ticks;
+
+static int test_msgid_stress_fn(void *data)
+{
+	struct test_msgid_stress *st = data;
+
+	while (!kthread_should_stop()) {
+		pr_info("stress plain: cpu %u seq %lu\n", st->cpu, st->seq++);
+		test_msgid_fs_msg(KERN_INFO, "stress fs: cpu %u seq %lu", st->cpu, st->seq++);
+		test_msgid_dev_msg(KERN_INFO, "stress nested: cpu %u seq %lu",
+				   st->cpu, st->seq++);
+		cond_resched();
+	}
+	return 0;
+}
+
+static enum hrtimer_restart test_msgid_stress_timer_fn(struct hrtimer *timer)
+{
+	pr_info("stress hrtimer: in_hardirq=%d seq %lu\n", !!in_hardirq(),
+		test_msgid_stress_ticks++);
+	if (atomic_read(&test_msgid_stress_stop))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(timer, ms_to_ktime(1));
+	return HRTIMER_RESTART;
+}
+
+static void test_msgid_stress(void)
+{
+	struct test_msgid_stress *st;
+	unsigned int cpu, n = 0, ms = READ_ONCE(stress_ms);
+	unsigned long sent = 0;
+	u64 t0;
+
+	st = kcalloc(nr_cpu_ids, sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return;
+
+	/* The threads stay on their CPUs: no CPU goes away during the run. */
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct task_struct *t;
+
+		t = kthread_create_on_cpu(test_msgid_stress_fn, &st[cpu], cpu,
+					  "test_msgid/%u");
+		if (IS_ERR(t)) {
+			pr_err("stress: no thread on cpu %u: %pe\n", cpu, t);
+			continue;
+		}
+		st[cpu].task = t;
+		st[cpu].cpu = cpu;
+		n++;
+	}
+
+	test_msgid_stress_ticks = 0;
+	atomic_set(&test_msgid_stress_stop, 0);
+	hrtimer_init(&test_msgid_stress_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	test_msgid_stress_timer.function = test_msgid_stress_timer_fn;
+
+	t0 = ktime_get_ns();
+	for_each_online_cpu(cpu)
+		if (st[cpu].task)
+			wake_up_process(st[cpu].task);
+	hrtimer_start(&test_msgid_stress_timer, ms_to_ktime(1), HRTIMER_MODE_REL_HARD);
+
+	msleep(ms);
+
+	atomic_set(&test_msgid_stress_stop, 1);
+	hrtimer_cancel(&test_msgid_stress_timer);
+	for_each_online_cpu(cpu) {
+		if (!st[cpu].task)
+			continue;
+		kthread_stop(st[cpu].task);
+		sent += st[cpu].seq;
+	}
+	cpus_read_unlock();
+
+	pr_info("stress done: %u threads, %lu messages, %lu hrtimer messages, %llu ms\n",
+		n, sent, test_msgid_stress_ticks,
+		div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));
+	kfree(st);
+}
+
 static const struct {
 	const char *name;
 	void (*emit)(void);
@@ -285,6 +397,7 @@ static const struct {
 	{ "irq", test_msgid_irq },
 	{ "ratelimited", test_msgid_ratelimited },
 	{ "long", test_msgid_long },
+	{ "stress", test_msgid_stress },
 };
 
 static ssize_t test_msgid_emit_write(struct file *file, const char __user *ubuf,

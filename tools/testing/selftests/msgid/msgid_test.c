@@ -12,7 +12,8 @@
  * the module. The table below copies those formats, pr_fmt() prefix
  * included. It also checks the run-time switch, records written by user
  * space, continuations, the per-class counters in debugfs, a reload of the
- * module at another address and the records of the boot.
+ * module at another address, the records of the boot, and records printed
+ * on every CPU and in hard irq context while the switch flips (stress).
  *
  * Needs root, debugfs, the module test_msgid and, for the reload, the
  * module test_module (CONFIG_TEST_LKM) to keep the old address busy, and
@@ -23,12 +24,15 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -41,6 +45,7 @@
 #define STATS		"/sys/kernel/debug/printk/msgid"
 #define EMIT		"/sys/kernel/debug/test_msgid/emit"
 #define SECTIONS	"/sys/module/test_msgid/sections/"
+#define CONSOLE_LEVEL	"/proc/sys/kernel/printk"
 
 #define PREFIX_LEN	12	/* "(%08x): " */
 #define RECORD_MAX	1024	/* PRINTKRB_RECORD_MAX, prefix included */
@@ -203,33 +208,44 @@ static void records_free(struct records *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
-/* Read every record available on @fd into @rs. */
-static void kmsg_read_all(int fd, struct records *rs)
+/*
+ * The next record available on @fd, NUL-terminated in @buf: its length, or
+ * 0 when none is left. Records overwritten before they could be read
+ * (EPIPE) are counted in @epipe.
+ */
+static ssize_t kmsg_read_one(int fd, char *buf, size_t size, unsigned long long *epipe)
 {
-	static char buf[LINE_MAX_KMSG];
-
 	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+		ssize_t n = read(fd, buf, size - 1);
 
 		if (n < 0 && errno == EPIPE) {
-			rs->lost++;
+			(*epipe)++;
 			continue;
 		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
-			return;
+			return 0;
 		if (n < 0)
 			ksft_exit_fail_perror("read " KMSG);
-		if (n == 0)
-			return;
+		buf[n] = '\0';
+		return n;
+	}
+}
+
+/* Read every record available on @fd into @rs. */
+static void kmsg_read_all(int fd, struct records *rs)
+{
+	static char buf[LINE_MAX_KMSG];
+	ssize_t n;
+
+	while ((n = kmsg_read_one(fd, buf, sizeof(buf), &rs->lost)) > 0) {
 		if (rs->n == rs->cap) {
 			rs->cap = rs->cap ? 2 * rs->cap : 256;
 			rs->r = realloc(rs->r, rs->cap * sizeof(*rs->r));
 			if (!rs->r)
 				ksft_exit_fail_msg("out of memory\n");
 		}
-		buf[n] = '\0';
 		if (parse_record(buf, n, &rs->r[rs->n]) == 0)
 			rs->n++;
 		else
@@ -1022,6 +1038,254 @@ static void test_boot(const struct records *boot)
 	ksft_test_result(ok, "boot: %zu kernel records with a well-formed identifier\n", after);
 }
 
+/*
+ * Stress: test_msgid prints from one kthread per CPU and from an hrtimer
+ * while a child flips printk.msgid every 2 ms and this process reads
+ * /dev/kmsg. Each record decides once whether it has a prefix: it has
+ * none, or a whole one with the identifier of its caller's format, never
+ * a torn one or one in the middle. The records of a thread stay in the
+ * order of its sequence numbers, and the sequence numbers of /dev/kmsg
+ * are contiguous except where a read reported EPIPE (records overwritten
+ * before we read them, allowed).
+ */
+static const struct {
+	const char *fmt;	/* as in lib/test_msgid.c */
+	const char *start;	/* the text of the record up to the arguments */
+	const char *scan;	/* the arguments after start */
+} stress_fmts[] = {
+	{ PR_FMT "stress plain: cpu %u seq %lu\n",
+	  PR_FMT "stress plain: cpu ", "%u seq %lu%n" },
+	{ "stress fs: cpu %u seq %lu",
+	  "platform test_msgid: TMSGID-fs (tmsgid0): stress fs: cpu ", "%u seq %lu%n" },
+	{ "stress nested: cpu %u seq %lu",
+	  "platform test_msgid: TMSGID-fs (tmsgid0): link1: dev1.0: stress nested: cpu ",
+	  "%u seq %lu%n" },
+	{ PR_FMT "stress hrtimer: in_hardirq=%d seq %lu\n",
+	  PR_FMT "stress hrtimer: in_hardirq=", "%u seq %lu%n" },
+	{ PR_FMT "stress done: %u threads, %lu messages, %lu hrtimer messages, %llu ms\n",
+	  PR_FMT "stress done: ", NULL },
+};
+
+#define STRESS_NR	ARRAY_SIZE(stress_fmts)
+#define STRESS_CPUS	1024
+#define STRESS_TIMER	3
+#define STRESS_DONE	4
+
+struct stress_state {
+	unsigned long long prev_seq;	/* of /dev/kmsg */
+	bool have_prev, epipe;
+	unsigned long long lost, records, checked, prefixed, unprefixed, bad;
+	unsigned long long per_fmt[STRESS_NR];
+	long last_seq[STRESS_CPUS + 1];	/* of each thread, then of the hrtimer */
+	char done[256];
+};
+
+static void stress_bad(struct stress_state *st, const struct record *r, const char *why)
+{
+	if (st->bad++ < 10)
+		ksft_print_msg("stress: %s: seq %llu \"%.160s\"\n", why, r->seq, r->text);
+}
+
+static void stress_check(struct stress_state *st, const struct record *r)
+{
+	const char *body = r->body;
+	unsigned int cpu;
+	unsigned long seq;
+	size_t i, len;
+	int end = -1;
+
+	if (r->prio >> 3)
+		return;
+	for (i = 0; i < STRESS_NR; i++) {
+		/* A torn prefix would not leave the start where it belongs. */
+		if (strstr(r->text, stress_fmts[i].start))
+			break;
+	}
+	if (i == STRESS_NR) {
+		if (strstr(r->text, "stress ") && strstr(r->text, "test_msgid"))
+			stress_bad(st, r, "unknown stress record");
+		return;
+	}
+	st->checked++;
+	st->per_fmt[i]++;
+	len = strlen(stress_fmts[i].start);
+	if (strncmp(body, stress_fmts[i].start, len))
+		stress_bad(st, r, r->has_id ? "text after the prefix" : "malformed prefix");
+	else if (count_prefixes(r->text) != (r->has_id ? 1 : 0))
+		stress_bad(st, r, "a prefix in the middle");
+	else if (r->has_id && r->id != msgid_of(stress_fmts[i].fmt))
+		stress_bad(st, r, "wrong identifier");
+	if (r->has_id)
+		st->prefixed++;
+	else
+		st->unprefixed++;
+
+	if (i == STRESS_DONE) {
+		snprintf(st->done, sizeof(st->done), "%s", body + len);
+		return;
+	}
+	if (!stress_fmts[i].scan || strncmp(body, stress_fmts[i].start, len))
+		return;
+	if (sscanf(body + len, stress_fmts[i].scan, &cpu, &seq, &end) != 2 ||
+	    body[len + end] != '\0') {
+		stress_bad(st, r, "unparsable arguments");
+		return;
+	}
+	if (i == STRESS_TIMER) {
+		if (cpu != 1)
+			stress_bad(st, r, "hrtimer not in hard irq context");
+		cpu = STRESS_CPUS;
+	} else if (cpu >= STRESS_CPUS) {
+		stress_bad(st, r, "cpu out of range");
+		return;
+	}
+	if ((long)seq <= st->last_seq[cpu])
+		stress_bad(st, r, "out of order for its thread");
+	st->last_seq[cpu] = seq;
+}
+
+/* Check the records available on @fd as they come, keeping none. */
+static void stress_read(int fd, struct stress_state *st)
+{
+	static char buf[LINE_MAX_KMSG];
+	static struct record rec;
+	unsigned long long epipe = 0;
+	ssize_t n;
+
+	while ((n = kmsg_read_one(fd, buf, sizeof(buf), &epipe)) > 0) {
+		if (epipe)
+			st->epipe = true;
+		epipe = 0;
+		if (parse_record(buf, n, &rec)) {
+			ksft_print_msg("unparsable record: %s", buf);
+			st->bad++;
+			continue;
+		}
+		st->records++;
+		if (st->have_prev && rec.seq != st->prev_seq + 1) {
+			if (st->epipe && rec.seq > st->prev_seq) {
+				st->lost += rec.seq - st->prev_seq - 1;
+			} else {
+				ksft_print_msg("stress: seq %llu after %llu without EPIPE\n",
+					       rec.seq, st->prev_seq);
+				st->bad++;
+			}
+		}
+		st->epipe = false;
+		st->have_prev = true;
+		st->prev_seq = rec.seq;
+		stress_check(st, &rec);
+	}
+}
+
+static void test_stress(void)
+{
+	unsigned long *shared;		/* shared with the toggling child */
+	struct stress_state *st;
+	struct timespec t0, t1;
+	pid_t toggler, trigger;
+	char level[64] = "";
+	int fd, status, i;
+	bool ok = true;
+	double secs;
+
+	st = calloc(1, sizeof(*st));
+	shared = mmap(NULL, 2 * sizeof(*shared), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!st || shared == MAP_FAILED)
+		ksft_exit_fail_msg("stress: out of memory\n");
+	for (i = 0; i <= STRESS_CPUS; i++)
+		st->last_seq[i] = -1;
+	__atomic_store_n(&shared[0], 0, __ATOMIC_RELAXED);	/* stop */
+	__atomic_store_n(&shared[1], 0, __ATOMIC_RELAXED);	/* toggles */
+
+	/* A serial console cannot keep up: keep it to warnings and worse. */
+	if (!read_file(CONSOLE_LEVEL, level, sizeof(level)))
+		write_file(CONSOLE_LEVEL, "4");
+
+	fd = kmsg_open(true);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	toggler = fork();
+	if (toggler < 0)
+		ksft_exit_fail_perror("fork");
+	if (!toggler) {
+		const struct timespec ts = { 0, 2000000 };
+
+		while (!__atomic_load_n(&shared[0], __ATOMIC_RELAXED)) {
+			if (write_file(PARAM, shared[1] & 1 ? "1" : "0"))
+				_exit(1);
+			__atomic_fetch_add(&shared[1], 1, __ATOMIC_RELAXED);
+			nanosleep(&ts, NULL);
+		}
+		_exit(0);
+	}
+	/* The write returns when the run is over; read meanwhile. */
+	trigger = fork();
+	if (trigger < 0)
+		ksft_exit_fail_perror("fork");
+	if (!trigger)
+		_exit(write_file(EMIT, "stress") ? 1 : 0);
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+		stress_read(fd, st);
+		if (waitpid(trigger, &status, WNOHANG) == trigger)
+			break;
+		poll(&pfd, 1, 100);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		ksft_print_msg("stress: the write to " EMIT " failed\n");
+		ok = false;
+	}
+	__atomic_store_n(&shared[0], 1, __ATOMIC_RELAXED);
+	if (waitpid(toggler, &status, 0) != toggler || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		ksft_print_msg("stress: the toggler failed\n");
+		ok = false;
+	}
+	if (param_set(1)) {
+		ksft_print_msg("stress: cannot switch " PARAM " on\n");
+		ok = false;
+	}
+	/* The last records, the summary among them. */
+	stress_read(fd, st);
+	close(fd);
+	if (level[0]) {
+		char *sp = strchr(level, '\t');
+
+		if (sp)
+			*sp = '\0';
+		write_file(CONSOLE_LEVEL, level);
+	}
+	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+
+	ksft_print_msg("stress: %ld CPUs, %.1f s, %lu toggles, %llu records read\n",
+		       sysconf(_SC_NPROCESSORS_ONLN), secs, shared[1], st->records);
+	ksft_print_msg("stress: %llu records lost (EPIPE: overwritten before read)\n", st->lost);
+	ksft_print_msg("stress: %llu checked: %llu prefixed, %llu unprefixed\n",
+		       st->checked, st->prefixed, st->unprefixed);
+	ksft_print_msg("stress: plain %llu, fs %llu, nested %llu, hrtimer %llu\n",
+		       st->per_fmt[0], st->per_fmt[1], st->per_fmt[2], st->per_fmt[3]);
+	ksft_print_msg("stress: module: %s\n", st->done[0] ? st->done : "(no summary record)");
+	for (i = 0; i < (int)STRESS_NR; i++) {
+		if (!st->per_fmt[i]) {
+			ksft_print_msg("stress: no record of \"%s\"\n", stress_fmts[i].start);
+			ok = false;
+		}
+	}
+	if (!st->prefixed || !st->unprefixed) {
+		ksft_print_msg("stress: the switch did not show in the records\n");
+		ok = false;
+	}
+	ok = ok && !st->bad;
+	ksft_test_result(ok,
+			 "stress: %llu records on %ld CPUs and in hard irq, %lu toggles, %llu bad\n",
+			 st->checked, sysconf(_SC_NPROCESSORS_ONLN), shared[1], st->bad);
+	munmap(shared, 2 * sizeof(*shared));
+	free(st);
+}
+
 static bool is_loaded(const char *mod)
 {
 	char path[64];
@@ -1057,7 +1321,7 @@ int main(void)
 	if (!was_on && param_set(1))
 		ksft_exit_fail_msg("cannot switch " PARAM " on\n");
 
-	ksft_set_plan(ARRAY_SIZE(msg_cases) + 7);
+	ksft_set_plan(ARRAY_SIZE(msg_cases) + 8);
 	test_msg_cases();
 	test_classes();
 	test_user_record();
@@ -1065,6 +1329,7 @@ int main(void)
 	test_reload();
 	test_index_reads();
 	test_index_ids();
+	test_stress();
 	test_boot(&boot);
 
 	records_free(&boot);
