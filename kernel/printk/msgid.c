@@ -267,8 +267,8 @@ EXPORT_SYMBOL_IF_KUNIT(printk_msgid_hash);
  * lock, no allocation, safe in NMI. Racing writers only overwrite each
  * other with equally valid entries. Formats elsewhere (modules, buffers)
  * are never cached. An entry also records whether the identity depends on
- * the format alone (no %s, no %p before the end of the walk); for those
- * formats the walk itself is skipped.
+ * the format alone (no %pV, and no %s scanned for a tag: see msgid_walk());
+ * for those formats the walk itself is skipped.
  *
  *   bits  0..31  identifier
  *   bits 32..34  class found in the literal text (meaningful when plain)
