@@ -100,11 +100,60 @@ static enum printk_msgid_class msgid_tag_in_arg(const char *s, int precision)
 }
 
 /*
+ * What a format takes from its arguments, one 3-bit code per argument, up
+ * to its first %pV or its last %s that is scanned for a tag. The walk
+ * records it; a later call of a cached format replays it instead of parsing
+ * the format again (msgid_replay()).
+ */
+enum msgid_arg {
+	MSGID_ARG_END,		/* no further argument matters */
+	MSGID_ARG_INT,		/* int or shorter; a '*' width or precision */
+	MSGID_ARG_LONG,
+	MSGID_ARG_LLONG,
+	MSGID_ARG_SIZE,
+	MSGID_ARG_PTRDIFF,
+	MSGID_ARG_PTR,		/* %p but %pV; a %s after a tag in the text */
+	MSGID_ARG_STR,		/* a %s, without precision, scanned for a tag */
+};
+
+#define MSGID_ARG_BITS		3
+#define MSGID_ARG_MASK		((1U << MSGID_ARG_BITS) - 1)
+/* As many codes as fit in the 32 low bits of a plan cache entry. */
+#define MSGID_PLAN_ARGS		10
+
+/*
+ * One format's walk: its arguments as codes, the first tag in its text,
+ * whether it ends at a %pV, and whether a replay can stand for it.
+ */
+struct msgid_plan {
+	u32 args;
+	unsigned int nargs;
+	unsigned int nused;
+	enum printk_msgid_class lit;
+	bool pv;
+	bool scans;
+	bool exact;
+};
+
+static void msgid_plan_add(struct msgid_plan *plan, enum msgid_arg arg)
+{
+	if (plan->nargs < MSGID_PLAN_ARGS)
+		plan->args |= arg << (plan->nargs * MSGID_ARG_BITS);
+	plan->nargs++;
+}
+
+/* The identity of a format depends on nothing but the format. */
+static bool msgid_plan_plain(const struct msgid_plan *plan)
+{
+	return !plan->pv && !plan->scans;
+}
+
+/*
  * Walk @fmt the way vsnprintf() does, consuming one argument of the right
- * type from @ap for each conversion, and note the first tag seen in the
- * literal text or in a %s argument in @class. @plain is cleared where the
- * result starts to depend on the arguments: at a %pV, or at a %s that is
- * scanned for a tag (none was found in the literal text before it).
+ * type from @ap for each conversion, and set @class to the first tag seen
+ * in the literal text or in a %s argument, unless it is set already. A %s
+ * is scanned only until the text itself has shown a tag. @plan records
+ * what was consumed and found, for msgid_replay().
  *
  * Return: the struct va_format of the first %pV, or NULL when the format
  * ends without one, or where vsnprintf() would stop formatting (%n, an
@@ -112,11 +161,13 @@ static enum printk_msgid_class msgid_tag_in_arg(const char *s, int precision)
  */
 static const struct va_format *msgid_walk(const char *fmt, va_list *ap,
 					  enum printk_msgid_class *class,
-					  bool *plain)
+					  struct msgid_plan *plan)
 {
 	const char *p = fmt;
 
+	*plan = (struct msgid_plan){ .exact = true };
 	for (;;) {
+		bool precision_arg = false;
 		int precision = -1;
 		const char *s;
 		char qualifier;
@@ -124,8 +175,11 @@ static const struct va_format *msgid_walk(const char *fmt, va_list *ap,
 		for (; *p != '%'; p++) {
 			if (!*p)
 				return NULL;
-			if (*p == '[' && !*class)
-				*class = msgid_tag_at(p, strnlen(p, MSGID_TAG_MAX));
+			if (*p == '[' && !plan->lit) {
+				plan->lit = msgid_tag_at(p, strnlen(p, MSGID_TAG_MAX));
+				if (!*class)
+					*class = plan->lit;
+			}
 		}
 		p++;
 
@@ -134,6 +188,7 @@ static const struct va_format *msgid_walk(const char *fmt, va_list *ap,
 
 		if (*p == '*') {
 			(void)va_arg(*ap, int);
+			msgid_plan_add(plan, MSGID_ARG_INT);
 			p++;
 		} else {
 			while (isdigit(*p))
@@ -144,6 +199,8 @@ static const struct va_format *msgid_walk(const char *fmt, va_list *ap,
 			p++;
 			if (*p == '*') {
 				precision = va_arg(*ap, int);
+				precision_arg = true;
+				msgid_plan_add(plan, MSGID_ARG_INT);
 				p++;
 			} else if (isdigit(*p)) {
 				precision = 0;
@@ -169,20 +226,31 @@ static const struct va_format *msgid_walk(const char *fmt, va_list *ap,
 			break;
 		case 'c':
 			(void)va_arg(*ap, int);
+			msgid_plan_add(plan, MSGID_ARG_INT);
 			break;
 		case 's':
 			s = va_arg(*ap, const char *);
-			if (!*class) {
-				*plain = false;
-				*class = msgid_tag_in_arg(s, precision);
+			if (plan->lit) {
+				msgid_plan_add(plan, MSGID_ARG_PTR);
+				break;
 			}
+			/* A replay scans whole strings: no precision. */
+			if (precision >= 0 || precision_arg)
+				plan->exact = false;
+			msgid_plan_add(plan, MSGID_ARG_STR);
+			plan->nused = plan->nargs;
+			plan->scans = true;
+			if (!*class)
+				*class = msgid_tag_in_arg(s, precision);
 			break;
 		case 'p':
 			s = va_arg(*ap, const void *);
 			if (*p == 'V') {
-				*plain = false;
+				plan->nused = plan->nargs;
+				plan->pv = true;
 				return (const struct va_format *)s;
 			}
+			msgid_plan_add(plan, MSGID_ARG_PTR);
 			while (isalnum(*p))
 				p++;
 			break;
@@ -195,18 +263,23 @@ static const struct va_format *msgid_walk(const char *fmt, va_list *ap,
 			switch (qualifier) {
 			case 'L':
 				(void)va_arg(*ap, long long);
+				msgid_plan_add(plan, MSGID_ARG_LLONG);
 				break;
 			case 'l':
 				(void)va_arg(*ap, long);
+				msgid_plan_add(plan, MSGID_ARG_LONG);
 				break;
 			case 'z':
 				(void)va_arg(*ap, size_t);
+				msgid_plan_add(plan, MSGID_ARG_SIZE);
 				break;
 			case 't':
 				(void)va_arg(*ap, ptrdiff_t);
+				msgid_plan_add(plan, MSGID_ARG_PTRDIFF);
 				break;
 			default:
 				(void)va_arg(*ap, int);
+				msgid_plan_add(plan, MSGID_ARG_INT);
 				break;
 			}
 			break;
@@ -260,28 +333,39 @@ EXPORT_SYMBOL_IF_KUNIT(printk_msgid_hash);
 
 /* ---- Identifier cache (begin) ------------------------------------------
  *
- * Formats in the kernel's .rodata never change, so their identifiers are
- * kept in a small direct-mapped table, keyed by the format's offset in
- * .rodata. An entry is one 64-bit word, read and written whole with
- * READ_ONCE()/WRITE_ONCE(), so that a reader never sees a torn entry: no
- * lock, no allocation, safe in NMI. Racing writers only overwrite each
- * other with equally valid entries. Formats elsewhere (modules, buffers)
- * are never cached. An entry also records whether the identity depends on
- * the format alone (no %pV, and no %s scanned for a tag: see msgid_walk());
- * for those formats the walk itself is skipped.
+ * Formats in the kernel's .rodata never change, so what is learnt about
+ * them is kept in two small direct-mapped tables, keyed by the format's
+ * offset in .rodata: its identifier, and how to replay its walk. An entry
+ * is one 64-bit word, read and written whole with READ_ONCE()/WRITE_ONCE(),
+ * so that a reader never sees a torn entry: no lock, no allocation, safe
+ * in NMI. Each entry holds its own key, so an entry of one table never
+ * pairs with one of the other table for another format. Racing writers
+ * only overwrite each other with equally valid entries. Formats elsewhere
+ * (modules, buffers) are never cached.
  *
+ * Identifier entry; a plain format (no %pV, no %s scanned for a tag: see
+ * msgid_plan_plain()) needs no walk at all:
  *   bits  0..31  identifier
- *   bits 32..34  class found in the literal text (meaningful when plain)
+ *   bits 32..34  first tag in the format's text
  *   bit  35      plain
  *   bits 36..63  offset of the format in .rodata, never 0
+ *
+ * Plan entry, for the other formats when the walk can be replayed:
+ *   bits  0..29  the argument codes (struct msgid_plan), first in bits 0..2
+ *   bits 32..34  first tag in the format's text
+ *   bit  35      the last argument is the struct va_format of a %pV
+ *   bits 36..63  offset of the format in .rodata, never 0
  */
-#ifdef CONFIG_64BIT
-#define MSGID_CACHE_BITS	9
 #define MSGID_CACHE_CLASS_SHIFT	32
 #define MSGID_CACHE_PLAIN	BIT_ULL(35)
+#define MSGID_CACHE_PV		BIT_ULL(35)
+
+#ifdef CONFIG_64BIT
+#define MSGID_CACHE_BITS	9
 #define MSGID_CACHE_OFF_SHIFT	36
 
 static u64 msgid_cache[1 << MSGID_CACHE_BITS];
+static u64 msgid_plans[1 << MSGID_CACHE_BITS];
 
 /* The key of @fmt, or 0 when @fmt is not cached. */
 static u64 msgid_cache_key(const char *fmt)
@@ -294,39 +378,112 @@ static u64 msgid_cache_key(const char *fmt)
 	return (u64)off << MSGID_CACHE_OFF_SHIFT;
 }
 
-static u64 *msgid_cache_slot(u64 key)
+static unsigned int msgid_cache_slot(u64 key)
 {
-	return &msgid_cache[hash_32(key >> MSGID_CACHE_OFF_SHIFT, MSGID_CACHE_BITS)];
+	return hash_32(key >> MSGID_CACHE_OFF_SHIFT, MSGID_CACHE_BITS);
 }
 
-/* The entry of @key, or 0. */
-static u64 msgid_cache_get(u64 key)
+/* The entry of @key in @table, or 0. */
+static u64 msgid_table_get(const u64 *table, u64 key)
 {
 	u64 e;
 
 	if (!key)
 		return 0;
-	e = READ_ONCE(*msgid_cache_slot(key));
+	e = READ_ONCE(table[msgid_cache_slot(key)]);
 	return (e >> MSGID_CACHE_OFF_SHIFT) == (key >> MSGID_CACHE_OFF_SHIFT) ? e : 0;
 }
 
-static void msgid_cache_put(u64 key, u32 id, enum printk_msgid_class class,
-			    bool plain)
+static void msgid_table_put(u64 *table, u64 key, u64 val)
+{
+	if (key)
+		WRITE_ONCE(table[msgid_cache_slot(key)], key | val);
+}
+
+static u64 msgid_cache_get(u64 key)
+{
+	return msgid_table_get(msgid_cache, key);
+}
+
+static void msgid_cache_put(u64 key, u32 id, bool plain,
+			    enum printk_msgid_class lit)
 {
 	BUILD_BUG_ON(PRINTK_MSGID_NR_CLASSES > 8);
-	if (key)
-		WRITE_ONCE(*msgid_cache_slot(key),
-			   key | (plain ? MSGID_CACHE_PLAIN : 0) |
-			   (u64)class << MSGID_CACHE_CLASS_SHIFT | id);
+	msgid_table_put(msgid_cache, key, (plain ? MSGID_CACHE_PLAIN : 0) |
+			(u64)lit << MSGID_CACHE_CLASS_SHIFT | id);
+}
+
+static u64 msgid_plan_get(u64 key)
+{
+	return msgid_table_get(msgid_plans, key);
+}
+
+static void msgid_plan_put(u64 key, const struct msgid_plan *plan)
+{
+	BUILD_BUG_ON(MSGID_PLAN_ARGS * MSGID_ARG_BITS > MSGID_CACHE_CLASS_SHIFT);
+	/* Nothing to replay, or a replay would not do what the walk did. */
+	if (msgid_plan_plain(plan) || !plan->exact || plan->nused > MSGID_PLAN_ARGS)
+		return;
+	msgid_table_put(msgid_plans, key,
+			(plan->pv ? MSGID_CACHE_PV : 0) |
+			(u64)plan->lit << MSGID_CACHE_CLASS_SHIFT |
+			(plan->args & (u32)(BIT_ULL(plan->nused * MSGID_ARG_BITS) - 1)));
 }
 #else
 static inline u64 msgid_cache_key(const char *fmt) { return 0; }
 static inline u64 msgid_cache_get(u64 key) { return 0; }
-static inline void msgid_cache_put(u64 key, u32 id, enum printk_msgid_class class,
-				   bool plain) { }
-#define MSGID_CACHE_CLASS_SHIFT	32
-#define MSGID_CACHE_PLAIN	0
+static inline void msgid_cache_put(u64 key, u32 id, bool plain,
+				   enum printk_msgid_class lit) { }
+static inline u64 msgid_plan_get(u64 key) { return 0; }
+static inline void msgid_plan_put(u64 key, const struct msgid_plan *plan) { }
 #endif /* CONFIG_64BIT */
+
+/*
+ * Consume from @ap what the format of plan entry @e takes, as msgid_walk()
+ * did when it recorded the plan, and set @class the same way: every %s
+ * scanned comes before the first tag in the text, by construction.
+ */
+static const struct va_format *msgid_replay(u64 e, va_list *ap,
+					    enum printk_msgid_class *class)
+{
+	u32 args;
+
+	for (args = (u32)e; args; args >>= MSGID_ARG_BITS) {
+		const char *s;
+
+		switch (args & MSGID_ARG_MASK) {
+		case MSGID_ARG_INT:
+			(void)va_arg(*ap, int);
+			break;
+		case MSGID_ARG_LONG:
+			(void)va_arg(*ap, long);
+			break;
+		case MSGID_ARG_LLONG:
+			(void)va_arg(*ap, long long);
+			break;
+		case MSGID_ARG_SIZE:
+			(void)va_arg(*ap, size_t);
+			break;
+		case MSGID_ARG_PTRDIFF:
+			(void)va_arg(*ap, ptrdiff_t);
+			break;
+		case MSGID_ARG_PTR:
+			(void)va_arg(*ap, const void *);
+			break;
+		case MSGID_ARG_STR:
+			s = va_arg(*ap, const char *);
+			if (!*class)
+				*class = msgid_tag_in_arg(s, -1);
+			break;
+		}
+	}
+	if (!*class)
+		*class = (e >> MSGID_CACHE_CLASS_SHIFT) & 7;
+	if (e & MSGID_CACHE_PV)
+		return va_arg(*ap, const struct va_format *);
+	return NULL;
+}
+
 /* ---- Identifier cache (end) -------------------------------------------- */
 
 /**
@@ -343,25 +500,38 @@ static inline void msgid_cache_put(u64 key, u32 id, enum printk_msgid_class clas
 void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 {
 	enum printk_msgid_class class = PRINTK_MSGID_NONE;
+	enum printk_msgid_class lit;
 	const struct va_format *vaf;
-	bool plain = true;
-	u64 key, e;
+	struct msgid_plan plan;
+	u64 key, e, p;
+	bool plain;
 	va_list ap;
 	int depth;
 
-	/* A cached format that needs no walk: done. */
-	key = msgid_cache_key(fmt);
-	e = msgid_cache_get(key);
-	if (e & MSGID_CACHE_PLAIN) {
-		msgid->fmt = fmt;
-		msgid->id = (u32)e;
-		msgid->class = (e >> MSGID_CACHE_CLASS_SHIFT) & 7;
-		return;
-	}
-
 	va_copy(ap, args);
 	for (depth = 0; ; depth++) {
-		vaf = msgid_walk(fmt, &ap, &class, &plain);
+		key = msgid_cache_key(fmt);
+		e = msgid_cache_get(key);
+		if (e & MSGID_CACHE_PLAIN) {
+			/* Nothing more to learn from the arguments. */
+			va_end(ap);
+			msgid->fmt = fmt;
+			msgid->id = (u32)e;
+			msgid->class = class ?: (e >> MSGID_CACHE_CLASS_SHIFT) & 7;
+			return;
+		}
+		p = msgid_plan_get(key);
+		if (p) {
+			/* Only formats that are not plain have a plan. */
+			vaf = msgid_replay(p, &ap, &class);
+			lit = (p >> MSGID_CACHE_CLASS_SHIFT) & 7;
+			plain = false;
+		} else {
+			vaf = msgid_walk(fmt, &ap, &class, &plan);
+			msgid_plan_put(key, &plan);
+			lit = plan.lit;
+			plain = msgid_plan_plain(&plan);
+		}
 		va_end(ap);
 		if (!vaf || depth == PRINTK_MSGID_MAX_DEPTH ||
 		    (unsigned long)vaf < PAGE_SIZE || IS_ERR(vaf) ||
@@ -373,15 +543,9 @@ void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 
 	msgid->fmt = fmt;
 	msgid->class = class;
-	/* The caller's format reached through %pV: only its identifier is reused. */
-	if (depth) {
-		key = msgid_cache_key(fmt);
-		e = msgid_cache_get(key);
-	}
 	msgid->id = e ? (u32)e : printk_msgid_hash(fmt);
-	/* New, or found plain now that it is called directly. */
-	if (!e || (plain && !depth))
-		msgid_cache_put(key, msgid->id, class, plain && !depth);
+	if (!e)
+		msgid_cache_put(key, msgid->id, plain, lit);
 }
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_get);
 

@@ -102,6 +102,8 @@ static const struct {
 	MSGID_VECTOR("\0016msgid kunit cont %u", 0x48e28db4),
 	MSGID_VECTOR("msgid kunit deferred %u\n", 0xfa92e49a),
 	MSGID_VECTOR("\0016msgid kunit long %u %s\n", 0x43b0819b),
+	MSGID_VECTOR("%c %hhd %ld %lld %zu %td %p %*d %s tail", 0x8debe315),
+	MSGID_VECTOR("%s: disk", 0x4024703c),
 };
 
 static u32 msgid_vector_id(const char *fmt)
@@ -395,6 +397,82 @@ static void msgid_class_vaf_test(struct kunit *test)
 	msgid_with_vaf(test, HW_ERR "disk %s failed", msgid_class_vaf_body, "sda");
 }
 
+/* dev_printk()'s format around a caller's "%s: disk": either may hold the tag. */
+static void msgid_replay_vaf_body(struct kunit *test, struct va_format *vaf)
+{
+	const enum printk_msgid_class *want = test->priv;
+	struct printk_msgid m;
+
+	msgid_get(&m, "%s %s: %pV", "ahci", want[0] ? FW_INFO : "0000:00:1f.2", vaf);
+	KUNIT_EXPECT_EQ(test, m.class, want[0] ?: want[1]);
+	KUNIT_EXPECT_PTR_EQ(test, m.fmt, vaf->fmt);
+	KUNIT_EXPECT_EQ(test, m.id, msgid_vector_id("%s: disk"));
+}
+
+/*
+ * The same formats, again and again with other arguments: once a format is
+ * known (64-bit kernels cache what its walk found), the arguments must still
+ * decide the class and the argument types must still be followed.
+ */
+static void msgid_replay_test(struct kunit *test)
+{
+	static const enum printk_msgid_class vaf_cases[][2] = {
+		{ PRINTK_MSGID_NONE, PRINTK_MSGID_NONE },
+		{ PRINTK_MSGID_NONE, PRINTK_MSGID_HW_ERR },
+		{ PRINTK_MSGID_FW_INFO, PRINTK_MSGID_HW_ERR },
+		{ PRINTK_MSGID_NONE, PRINTK_MSGID_NONE },
+	};
+	static const char *const tags[] = { "x", FW_BUG, "x", HW_ERR, NULL, "[y]" };
+	enum printk_msgid_class want[ARRAY_SIZE(tags)] = {
+		PRINTK_MSGID_NONE, PRINTK_MSGID_FW_BUG, PRINTK_MSGID_NONE,
+		PRINTK_MSGID_HW_ERR, PRINTK_MSGID_NONE, PRINTK_MSGID_NONE,
+	};
+	struct printk_msgid m;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tags); i++) {
+		/* Every argument type before the %s: the replay must skip them. */
+		msgid_get(&m, "%c %hhd %ld %lld %zu %td %p %*d %s tail",
+			  'c', 1, 2L, 0x0000000500000007LL, (size_t)3, (ptrdiff_t)4,
+			  test, 5, 6, tags[i]);
+		KUNIT_EXPECT_EQ_MSG(test, m.class, want[i], "typed, call %zu", i);
+		KUNIT_EXPECT_EQ_MSG(test, m.id,
+				    msgid_vector_id("%c %hhd %ld %lld %zu %td %p %*d %s tail"),
+				    "typed, call %zu", i);
+
+		/* A tag in the text after the %s: the argument's comes first. */
+		msgid_get(&m, "%s " FW_WARN "x", tags[i]);
+		KUNIT_EXPECT_EQ_MSG(test, m.class, want[i] ?: PRINTK_MSGID_FW_WARN,
+				    "tag after %%s, call %zu", i);
+
+		/* A tag in the text before the %s: the argument is not looked at. */
+		msgid_get(&m, DEPRECATED "%s", tags[i]);
+		KUNIT_EXPECT_EQ_MSG(test, m.class, PRINTK_MSGID_DEPRECATED,
+				    "tag before %%s, call %zu", i);
+
+		/* More arguments than a cached plan holds: walked every time. */
+		msgid_get(&m, "%d %d %d %d %d %d %d %d %d %d %d %s",
+			  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, tags[i]);
+		KUNIT_EXPECT_EQ_MSG(test, m.class, want[i], "11 ints, call %zu", i);
+
+		/* A precision: walked every time. */
+		msgid_get(&m, "%.20s|%.*s", tags[i], 3, tags[i]);
+		KUNIT_EXPECT_EQ_MSG(test, m.class, want[i], "precision, call %zu", i);
+
+		/* A negative precision argument means none (found by the fuzzer). */
+		msgid_get(&m, "%.*s|", i % 2 ? -1 : 1, HW_ERR);
+		KUNIT_EXPECT_EQ_MSG(test, m.class, i % 2 ? PRINTK_MSGID_HW_ERR : PRINTK_MSGID_NONE,
+				    "precision argument %d", i % 2 ? -1 : 1);
+	}
+
+	for (i = 0; i < ARRAY_SIZE(vaf_cases); i++) {
+		test->priv = (void *)vaf_cases[i];
+		msgid_with_vaf(test, "%s: disk", msgid_replay_vaf_body,
+			       vaf_cases[i][1] ? HW_ERR : "sda");
+	}
+	test->priv = NULL;
+}
+
 static void msgid_render_test(struct kunit *test)
 {
 	static const struct {
@@ -611,6 +689,7 @@ static struct kunit_case msgid_rule_cases[] = {
 	KUNIT_CASE(msgid_malformed_test),
 	KUNIT_CASE(msgid_class_test),
 	KUNIT_CASE(msgid_class_vaf_test),
+	KUNIT_CASE(msgid_replay_test),
 	KUNIT_CASE(msgid_render_test),
 	{}
 };
