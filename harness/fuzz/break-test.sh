@@ -4,7 +4,7 @@
 # COPY of kernel/printk/msgid.c (in $OUT/fuzz-break/<case>/msgid.c; the
 # repo's file is never touched) and runs the campaign on it for at most
 # BREAK_SECONDS (60). A case passes when the campaign fails. About
-# 10 x (10 s build + time to the crash) when all are caught.
+# 11 x (10 s build + time to the crash) when all are caught.
 # BREAK_SCRATCH=1 starts from a single empty input instead of the seeds,
 # to see what the fuzzer finds by itself.
 #
@@ -14,7 +14,8 @@ set -eu
 
 BREAK_SECONDS=${BREAK_SECONDS:-60}
 all="no-depth-limit no-page-size-check tag-overread precision-ignored star-width-skipped
-     all-newlines cache-no-key-check tag-at-end replay-no-scan replay-precision-arg"
+     all-newlines cache-no-key-check tag-at-end replay-no-scan replay-precision-arg
+     string-cache-no-put-class"
 cases=${*:-$all}
 
 # mutate CASE FILE: a perl substitution on the copy.
@@ -28,8 +29,9 @@ mutate() {
 	cache-no-key-check)  perl -0pi -e 's/return \(e >> MSGID_CACHE_OFF_SHIFT\) == \(key >> MSGID_CACHE_OFF_SHIFT\) \? e : 0;/return e;/' "$2" ;;
 	star-width-skipped)  perl -0pi -e "s/if \(\*p == '\*'\) \{\n\t\t\t\(void\)va_arg\(\*ap, int\);\n/if (*p == '*') {\n/" "$2" ;;
 	tag-at-end)          perl -0pi -e 's/if \(len >= msgid_classes\[c\].len &&/if (len > msgid_classes[c].len \&\&/' "$2" ;;
-	replay-no-scan)      perl -0pi -e 's/if \(!\*class\)\n\t\t\t\t\*class = msgid_tag_in_arg\(s, -1\);/(void)s;/' "$2" ;;
+	replay-no-scan)      perl -0pi -e 's/if \(!\*class\)\n\t\t\t\t\*class = msgid_str_class\(s\);/(void)s;/' "$2" ;;
 	replay-precision-arg) perl -0pi -e 's/ \|\| precision_arg\)/)/' "$2" ;;
+	string-cache-no-put-class) perl -0pi -e 's/msgid_table_put\(msgid_strs, key, \(u64\)c << MSGID_CACHE_CLASS_SHIFT\)/msgid_table_put(msgid_strs, key, 0)/' "$2" ;;
 	*) die "unknown case $1 (cases: $all)" ;;
 	esac
 }

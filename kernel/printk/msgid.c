@@ -334,8 +334,9 @@ EXPORT_SYMBOL_IF_KUNIT(printk_msgid_hash);
 /* ---- Identifier cache (begin) ------------------------------------------
  *
  * Formats in the kernel's .rodata never change, so what is learnt about
- * them is kept in two small direct-mapped tables, keyed by the format's
- * offset in .rodata: its identifier, and how to replay its walk. An entry
+ * them is kept in small direct-mapped tables, keyed by the offset in
+ * .rodata: a format's identifier, how to replay its walk, and the tag in
+ * a %s argument that is a string in .rodata (__func__, driver names). An entry
  * is one 64-bit word, read and written whole with READ_ONCE()/WRITE_ONCE(),
  * so that a reader never sees a torn entry: no lock, no allocation, safe
  * in NMI. Each entry holds its own key, so an entry of one table never
@@ -355,6 +356,10 @@ EXPORT_SYMBOL_IF_KUNIT(printk_msgid_hash);
  *   bits 32..34  first tag in the format's text
  *   bit  35      the last argument is the struct va_format of a %pV
  *   bits 36..63  offset of the format in .rodata, never 0
+ *
+ * String entry:
+ *   bits 32..34  first tag in the string
+ *   bits 36..63  offset of the string in .rodata, never 0
  */
 #define MSGID_CACHE_CLASS_SHIFT	32
 #define MSGID_CACHE_PLAIN	BIT_ULL(35)
@@ -366,14 +371,19 @@ EXPORT_SYMBOL_IF_KUNIT(printk_msgid_hash);
 
 static u64 msgid_cache[1 << MSGID_CACHE_BITS];
 static u64 msgid_plans[1 << MSGID_CACHE_BITS];
+static u64 msgid_strs[1 << MSGID_CACHE_BITS];
 
-/* The key of @fmt, or 0 when @fmt is not cached. */
+/*
+ * The key of @fmt, or 0 when @fmt is not cached: outside .rodata, or in
+ * its __ro_after_init part, which init code may still write.
+ */
 static u64 msgid_cache_key(const char *fmt)
 {
 	unsigned long off = (unsigned long)fmt - (unsigned long)__start_rodata;
 
 	if (!is_kernel_rodata((unsigned long)fmt) || !off ||
-	    off >= BIT_ULL(64 - MSGID_CACHE_OFF_SHIFT))
+	    off >= BIT_ULL(64 - MSGID_CACHE_OFF_SHIFT) ||
+	    is_kernel_ro_after_init((unsigned long)fmt))
 		return 0;
 	return (u64)off << MSGID_CACHE_OFF_SHIFT;
 }
@@ -429,6 +439,20 @@ static void msgid_plan_put(u64 key, const struct msgid_plan *plan)
 			(u64)plan->lit << MSGID_CACHE_CLASS_SHIFT |
 			(plan->args & (u32)(BIT_ULL(plan->nused * MSGID_ARG_BITS) - 1)));
 }
+
+/* The first tag in %s argument @s; looked for once if @s is in .rodata. */
+static enum printk_msgid_class msgid_str_class(const char *s)
+{
+	u64 key = msgid_cache_key(s);
+	u64 e = msgid_table_get(msgid_strs, key);
+	enum printk_msgid_class c;
+
+	if (e)
+		return (e >> MSGID_CACHE_CLASS_SHIFT) & 7;
+	c = msgid_tag_in_arg(s, -1);
+	msgid_table_put(msgid_strs, key, (u64)c << MSGID_CACHE_CLASS_SHIFT);
+	return c;
+}
 #else
 static inline u64 msgid_cache_key(const char *fmt) { return 0; }
 static inline u64 msgid_cache_get(u64 key) { return 0; }
@@ -436,6 +460,10 @@ static inline void msgid_cache_put(u64 key, u32 id, bool plain,
 				   enum printk_msgid_class lit) { }
 static inline u64 msgid_plan_get(u64 key) { return 0; }
 static inline void msgid_plan_put(u64 key, const struct msgid_plan *plan) { }
+static inline enum printk_msgid_class msgid_str_class(const char *s)
+{
+	return msgid_tag_in_arg(s, -1);
+}
 #endif /* CONFIG_64BIT */
 
 /*
@@ -473,7 +501,7 @@ static const struct va_format *msgid_replay(u64 e, va_list *ap,
 		case MSGID_ARG_STR:
 			s = va_arg(*ap, const char *);
 			if (!*class)
-				*class = msgid_tag_in_arg(s, -1);
+				*class = msgid_str_class(s);
 			break;
 		}
 	}

@@ -19,4 +19,10 @@ static inline bool is_kernel_rodata(unsigned long addr)
 	return addr >= (unsigned long)shim_rodata_start &&
 	       addr < (unsigned long)shim_rodata_end;
 }
+
+/* The arena has no __ro_after_init part: every text in it is final. */
+static inline bool is_kernel_ro_after_init(unsigned long addr)
+{
+	return false;
+}
 #endif
