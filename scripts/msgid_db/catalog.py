@@ -59,6 +59,11 @@ class Entry:
         return self.header("Subject") or ""
 
 
+def _clip(text: str, limit: int = 60) -> str:
+    """Shorten @text for an error message."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def parse(text: str, path: str, lang: str = "") -> list[Entry]:
     """Parse catalog @text read from @path; raise CatalogError if bad."""
     entries: list[Entry] = []
@@ -79,7 +84,8 @@ def parse(text: str, path: str, lang: str = "") -> list[Entry]:
             m = _SEPARATOR_RE.fullmatch(line.rstrip())
             if not m:
                 raise CatalogError("%s:%d: bad entry header %r (expected "
-                                   "'-- <8 hex digits>')" % (path, lineno, line))
+                                   "'-- <8 hex digits>')"
+                                   % (path, lineno, _clip(line)))
             finish()
             entry = Entry(m.group(1), m.group(2) or lang, path, lineno)
             in_headers, body = True, []
@@ -94,14 +100,16 @@ def parse(text: str, path: str, lang: str = "") -> list[Entry]:
             m = _HEADER_RE.fullmatch(line)
             if not m:
                 raise CatalogError("%s:%d: bad header line %r (expected "
-                                   "'Name: value')" % (path, lineno, line))
+                                   "'Name: value')"
+                                   % (path, lineno, _clip(line)))
             name, value = m.group(1), m.group(2).strip()
             if name not in KNOWN_HEADERS and not name.startswith("X-"):
                 raise CatalogError("%s:%d: unknown header %r"
-                                   % (path, lineno, name))
+                                   % (path, lineno, _clip(name)))
             if name == "Class" and value not in CLASSES:
                 raise CatalogError("%s:%d: unknown class %r (one of %s)"
-                                   % (path, lineno, value, ", ".join(CLASSES)))
+                                   % (path, lineno, _clip(value),
+                                      ", ".join(CLASSES)))
             entry.headers.setdefault(name, []).append(value)
         elif not line.startswith("#"):
             body.append(line)
@@ -114,18 +122,43 @@ def _file_lang(path: str) -> str:
     return parts[-2] if len(parts) >= 3 else ""
 
 
+def read_file(path: str) -> str:
+    """Return the text of catalog file @path (UTF-8, optional BOM)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise CatalogError("%s: %s" % (path, e.strerror or e)) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        start = e.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
+        raise CatalogError("%s:%d: not UTF-8 (byte 0x%02x); catalogs are "
+                           "UTF-8 text" % (path, data.count(b"\n", 0, start)
+                                           + 1, data[start])) from None
+
+
+def check_duplicates(entries: list[Entry]) -> None:
+    """Raise CatalogError if an ID has two entries in one language."""
+    seen: dict[tuple[str, str], Entry] = {}
+    for e in entries:
+        first = seen.setdefault((e.id, e.lang), e)
+        if first is not e:
+            raise CatalogError("%s:%d: duplicate entry %s%s (first at %s:%d)"
+                               % (e.path, e.line, e.id,
+                                  " (%s)" % e.lang if e.lang else "",
+                                  first.path, first.line))
+
+
 def load_dir(directory: str) -> list[Entry]:
     """Parse every *.catalog file in @directory."""
     if not os.path.isdir(directory):
         raise CatalogError("%s: no such catalog directory" % directory)
     entries = []
-    for path in sorted(glob.glob(os.path.join(directory, "*.catalog"))):
-        try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError) as e:
-            raise CatalogError("%s: %s" % (path, e)) from None
-        entries.extend(parse(text, path, _file_lang(path)))
+    for path in sorted(glob.glob(os.path.join(glob.escape(directory),
+                                              "*.catalog"))):
+        entries.extend(parse(read_file(path), path, _file_lang(path)))
+    check_duplicates(entries)
     return entries
 
 

@@ -2,9 +2,10 @@
 """Command line interface of scripts/msgid-db.py."""
 
 import argparse
+import contextlib
 import os
 import sys
-from typing import TYPE_CHECKING, Iterable, Iterator, Optional
+from typing import TYPE_CHECKING, BinaryIO, Iterable, Iterator, Optional
 
 from msgid_db import database, ids
 from msgid_db.ids import CallSite, InputError
@@ -30,7 +31,7 @@ exit status:
   1    an ID (or class) was not found
   2    usage or input error (bad arguments, ID, ELF file, index, catalog)
   3    the database is missing or unreadable, or cannot be written
-  130  interrupted
+  130  interrupted (Ctrl-C; build: also SIGTERM, SIGHUP)
 
 The database defaults to $MSGID_DB, else ./msgid.db.
 """
@@ -40,8 +41,15 @@ class UsageError(InputError):
     """Bad input detected after argument parsing (exit status 2)."""
 
 
+def _one_line(text: str) -> str:
+    """Escape control characters (a newline in a file name, a damaged
+    database's text in an sqlite message): a message is one line."""
+    return "".join("\\x%02x" % ord(c) if c < " " or c == "\x7f" else c
+                   for c in text)
+
+
 def _warn(msg: str) -> None:
-    print("%s: warning: %s" % (PROG, msg), file=sys.stderr)
+    print("%s: warning: %s" % (PROG, _one_line(msg)), file=sys.stderr)
 
 
 def _db_path(args: argparse.Namespace) -> str:
@@ -94,6 +102,29 @@ def _modules_sites(directory: str) -> Iterator[CallSite]:
         yield from _elf_sites(image, elf.module_name(image, path))
 
 
+@contextlib.contextmanager
+def _signals_interrupt() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP into KeyboardInterrupt, so that a build
+    stopped by them removes its temporary file (SIGKILL cannot be caught:
+    the next build removes what it leaves, see database.write)."""
+    import signal
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    saved = {}
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        try:
+            saved[sig] = signal.signal(sig, interrupt)
+        except (ValueError, OSError):  # not the main thread
+            pass
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     """Build the database from the index, ELF files and/or sources."""
     import datetime
@@ -138,7 +169,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         meta["sources"] = " ".join(sources)
 
     path = args.output or _db_path(args)
-    count = database.write(path, sites(), meta)
+    with _signals_interrupt():
+        count = database.write(path, sites(), meta)
     print("%s: %d call sites from %s" % (path, count, meta["sources"]),
           file=sys.stderr)
     return EXIT_OK
@@ -264,16 +296,32 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _lines(f: BinaryIO) -> Iterator[bytes]:
+    """Yield the lines of @f.
+
+    A reader of /dev/kmsg gets EPIPE when records it has not read yet were
+    overwritten; the next read() returns the oldest record still there.
+    """
+    while True:
+        try:
+            yield from f
+            return
+        except BrokenPipeError:
+            continue
+
+
 def _open_inputs(paths: list[str]) -> Iterator[bytes]:
     if not paths:
         paths = ["-"]
     for path in paths:
         if path == "-":
-            yield from sys.stdin.buffer
+            if sys.stdin is None:
+                raise UsageError("standard input is closed")
+            yield from _lines(sys.stdin.buffer)
             continue
         try:
             with open(path, "rb") as f:
-                yield from f
+                yield from _lines(f)
         except OSError as e:
             raise UsageError("%s: %s" % (path, e.strerror)) from None
 
@@ -368,9 +416,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[list[str]] = None) -> int:
     """Run msgid-db.py; returns the exit status."""
+    if sys.stdout is None:  # started with standard output closed
+        sys.stdout = open(os.devnull, "w")
+    elif hasattr(sys.stdout, "reconfigure"):
+        # Never fail on a character the locale cannot encode.
+        sys.stdout.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()  # report write errors here, not at exit
+        return status
     except InputError as e:
         status, msg = EXIT_USAGE, str(e)
     except database.DatabaseError as e:
@@ -383,12 +438,27 @@ def main(argv: Optional[list[str]] = None) -> int:
         msg = "%s%s" % (e.filename + ": " if e.filename else "",
                         e.strerror or e)
     except KeyboardInterrupt:
+        _flush_or_silence()
         return EXIT_INTERRUPTED
-    print("%s: error: %s" % (PROG, msg), file=sys.stderr)
+    _flush_or_silence()
+    print("%s: error: %s" % (PROG, _one_line(msg)), file=sys.stderr)
     return status
 
 
+def _flush_or_silence() -> None:
+    """Flush standard output, dropping what cannot be written."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        _silence_stdout()
+
+
 def _silence_stdout() -> None:
-    """Avoid a second BrokenPipeError when Python flushes stdout at exit."""
+    """Avoid a second error when Python flushes stdout at exit."""
+    try:
+        fileno = sys.stdout.fileno()
+    except (OSError, ValueError, AttributeError):
+        return  # not a real file (tests): nothing is flushed at exit
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    os.dup2(devnull, fileno)
+    os.close(devnull)

@@ -8,11 +8,15 @@ Schema::
     meta(key PRIMARY KEY, value)               -- build metadata
 
 A database is always written to a temporary file in the target directory
-and renamed over the target only when complete, so an interrupted build
-leaves the previous database intact.
+(".<name>.XXXXXXXX.tmp", locked with flock() while in use), flushed to
+disk and renamed over the target only when complete, so an interrupted
+build leaves the previous database intact.  A killed build leaves its
+temporary file behind; the next build removes it.  Values reach SQL only
+as parameters.
 """
 
 import os
+import re
 import sqlite3
 from typing import Iterable, Optional
 
@@ -40,8 +44,29 @@ _COLUMNS = ("id, canonical, format, file, line, function, level, module, "
             "class, origin")
 
 
+def _text_col(name: str) -> str:
+    return "CAST(IFNULL(%s, '') AS TEXT)" % name
+
+
+def _select(name: str) -> str:
+    """SELECT expression of column @name with the type of the schema."""
+    if name == "line":
+        return "CAST(IFNULL(line, 0) AS INTEGER)"
+    return _text_col(name)
+
+
+#: The columns of sites, typed (a damaged file may hold anything).
+_SELECT = ", ".join(_select(c.strip()) for c in _COLUMNS.split(","))
+
+
 class DatabaseError(Exception):
     """The database cannot be read or written."""
+
+
+def _reason(e: Exception) -> str:
+    """sqlite's message, shortened: it may quote a whole damaged value."""
+    text = str(e)
+    return text if len(text) <= 160 else text[:160] + "..."
 
 
 def default_path() -> str:
@@ -53,42 +78,161 @@ def write(path: str, sites: Iterable[CallSite],
           meta: dict[str, str]) -> int:
     """Atomically write a database with @sites and @meta to @path.
 
-    @sites may be a generator; if it raises, the temporary file is removed
-    and @path is untouched.  Returns the number of rows written.
+    @sites may be a generator; if it raises (or the process is killed), the
+    temporary file is removed (or left for the next build to remove) and
+    @path is untouched.  Returns the number of rows written.
     """
-    import tempfile  # only needed here; keeps "lookup" start-up fast
-
     directory = os.path.dirname(os.path.abspath(path))
+    if os.path.lexists(path) and not os.path.isfile(path):
+        raise DatabaseError("%s: not a regular file, will not replace it"
+                            % path)
+    remove_stale_temporaries(path)
+    fd, tmp = _create_temporary(path, directory)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path),
-                                   suffix=".tmp", dir=directory)
-    except OSError as e:
-        raise DatabaseError("%s: %s" % (directory, e.strerror)) from None
-    os.close(fd)
-    try:
-        count = _fill(tmp, sites, meta)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
+        try:
+            count = _fill(tmp, sites, meta)
+            os.fsync(fd)  # the rename must not expose unwritten data
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, path)
+        except sqlite3.Error as e:
+            raise DatabaseError("%s: %s" % (path, _reason(e))) from None
+        except OSError as e:
+            if e.filename not in (None, tmp, path):
+                raise  # from an input, raised by @sites
+            raise DatabaseError("%s: %s" % (path, e.strerror or e)) from None
     except BaseException:
         try:
             os.unlink(tmp)
         except OSError:
             pass
         raise
+    finally:
+        os.close(fd)
+    _sync_directory(directory)
     return count
+
+
+def _temporary_re(path: str) -> "re.Pattern[str]":
+    """Names of the temporary files of builds of @path (see mkstemp)."""
+    return re.compile(re.escape(".%s." % os.path.basename(path))
+                      + r"[a-z0-9_]{8}\.tmp")
+
+
+def _create_temporary(path: str, directory: str) -> tuple[int, str]:
+    """Create and lock (flock) a temporary file next to @path.
+
+    The lock tells remove_stale_temporaries() of other builds that the
+    file is in use; the kernel drops it when this process dies, however
+    it dies.
+    """
+    import fcntl
+    import tempfile  # only needed here; keeps "lookup" start-up fast
+    for _ in range(10):
+        try:
+            fd, tmp = tempfile.mkstemp(
+                prefix=".%s." % os.path.basename(path), suffix=".tmp",
+                dir=directory)
+        except OSError as e:
+            raise DatabaseError("%s: %s" % (directory, e.strerror)) from None
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            if os.path.samestat(os.fstat(fd), os.stat(tmp)):
+                return fd, tmp
+        except OSError:
+            pass
+        # Removed by another build between mkstemp() and flock(): retry.
+        os.close(fd)
+    raise DatabaseError("%s: cannot create a temporary file" % directory)
+
+
+def remove_stale_temporaries(path: str) -> list[str]:
+    """Remove temporary files left next to @path by killed builds.
+
+    A build that is killed (SIGKILL, power loss) before it renames its
+    temporary file ".<name>.XXXXXXXX.tmp" over @path leaves it behind.
+    Files whose flock() can be taken belong to no running build and are
+    removed; returns their names.
+    """
+    import fcntl
+    import stat
+    directory = os.path.dirname(os.path.abspath(path))
+    pattern = _temporary_re(path)
+    removed = []
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return removed
+    for name in names:
+        if not pattern.fullmatch(name):
+            continue
+        full = os.path.join(directory, name)
+        try:
+            fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            st = os.fstat(fd)
+            if stat.S_ISREG(st.st_mode) and os.path.samestat(
+                    st, os.stat(full)):
+                os.unlink(full)
+                removed.append(name)
+        except OSError:
+            pass  # locked by a running build, or already gone
+        finally:
+            os.close(fd)
+    return removed
+
+
+def _sync_directory(directory: str) -> None:
+    """Make a rename in @directory durable (best effort)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _text(value: object) -> object:
+    """Return @value storable as UTF-8 (file names may hold surrogates)."""
+    if not isinstance(value, str) or value.isascii():
+        return value
+    try:
+        value.encode("utf-8")
+        return value
+    except UnicodeEncodeError:
+        try:
+            raw = value.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "backslashreplace").decode("ascii")
+        return raw.decode("utf-8", "backslashreplace")
+
+
+def _row(s: CallSite) -> tuple:
+    line = s.line if isinstance(s.line, int) and 0 <= s.line < 1 << 63 else 0
+    return (_text(s.id), _text(s.canonical), _text(s.format), _text(s.file),
+            line, _text(s.function), _text(s.level), _text(s.module),
+            _text(s.msg_class), _text(s.origin))
 
 
 def _fill(tmp: str, sites: Iterable[CallSite], meta: dict[str, str]) -> int:
     conn = sqlite3.connect(tmp)
     try:
+        # The file is private until renamed: no journal, and one fsync()
+        # by write() instead of sqlite's.
+        conn.execute("PRAGMA journal_mode = OFF")
+        conn.execute("PRAGMA synchronous = OFF")
         conn.executescript(_SCHEMA)
         count = 0
         batch: list[tuple] = []
         insert = "INSERT INTO sites (%s) VALUES (?,?,?,?,?,?,?,?,?,?)" % _COLUMNS
         for s in sites:
-            batch.append((s.id, s.canonical, s.format, s.file, s.line,
-                          s.function, s.level, s.module, s.msg_class,
-                          s.origin))
+            batch.append(_row(s))
             if len(batch) >= 10000:
                 conn.executemany(insert, batch)
                 count += len(batch)
@@ -97,7 +241,7 @@ def _fill(tmp: str, sites: Iterable[CallSite], meta: dict[str, str]) -> int:
         count += len(batch)
         meta = dict(meta, schema=SCHEMA_VERSION, sites=str(count))
         conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
-                         sorted(meta.items()))
+                         sorted((_text(k), _text(v)) for k, v in meta.items()))
         conn.execute("CREATE INDEX sites_id ON sites (id)")
         conn.execute("CREATE INDEX sites_class ON sites (class)")
         conn.commit()
@@ -107,7 +251,12 @@ def _fill(tmp: str, sites: Iterable[CallSite], meta: dict[str, str]) -> int:
 
 
 class Database:
-    """Read access to a database file."""
+    """Read access to a database file.
+
+    Every query error (a damaged or foreign file) raises DatabaseError, and
+    values are read back with the types of the schema, whatever the file
+    holds.
+    """
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -116,21 +265,25 @@ class Database:
                                 "build' first, or set MSGID_DB)" % path)
         try:
             self.conn = sqlite3.connect(path)
-            self.conn.execute("SELECT id FROM sites LIMIT 1").fetchall()
-        except sqlite3.DatabaseError as e:
+            self.conn.execute("SELECT %s FROM sites LIMIT 1"
+                              % _COLUMNS).fetchall()
+        except sqlite3.Error as e:
             raise DatabaseError("%s: not a msgid database (%s)"
-                                % (path, e)) from None
+                                % (path, _reason(e))) from None
 
     def close(self) -> None:
         """Close the connection."""
         self.conn.close()
 
-    def _sites(self, sql: str, params: tuple = ()) -> list[CallSite]:
+    def _query(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """Run @sql (values only as @params) and return all rows."""
         try:
-            rows = self.conn.execute(
-                "SELECT %s FROM sites %s" % (_COLUMNS, sql), params).fetchall()
-        except sqlite3.DatabaseError as e:
-            raise DatabaseError("%s: %s" % (self.path, e)) from None
+            return self.conn.execute(sql, params).fetchall()
+        except sqlite3.Error as e:
+            raise DatabaseError("%s: %s" % (self.path, _reason(e))) from None
+
+    def _sites(self, sql: str, params: tuple = ()) -> list[CallSite]:
+        rows = self._query("SELECT %s FROM sites %s" % (_SELECT, sql), params)
         return [CallSite(*row) for row in rows]
 
     def lookup(self, msgid: str) -> list[CallSite]:
@@ -149,18 +302,15 @@ class Database:
 
     def meta(self) -> dict[str, str]:
         """Return the build metadata."""
-        try:
-            return dict(self.conn.execute("SELECT key, value FROM meta"))
-        except sqlite3.DatabaseError as e:
-            raise DatabaseError("%s: %s" % (self.path, e)) from None
+        return dict(self._query("SELECT %s, %s FROM meta"
+                                % (_text_col("key"), _text_col("value"))))
 
     def counts(self, column: str) -> list[tuple[str, int]]:
         """Return (value, count) pairs for column "origin" or "class"."""
         if column not in ("origin", "class", "module"):
             raise ValueError(column)
-        return self.conn.execute(
-            "SELECT %s, COUNT(*) FROM sites GROUP BY 1 ORDER BY 2 DESC"
-            % column).fetchall()
+        return self._query("SELECT %s, COUNT(*) FROM sites GROUP BY 1 "
+                           "ORDER BY 2 DESC, 1" % _text_col(column))
 
     def collisions(self) -> tuple[list[tuple[str, int, int]],
                                   list[tuple[str, int]]]:
@@ -170,9 +320,10 @@ class Database:
         with more than one canonical format; shared IDs: (id, sites) for
         IDs of a single format used at several call sites.
         """
-        rows = self.conn.execute(
-            "SELECT id, COUNT(DISTINCT canonical), COUNT(*) FROM sites "
-            "GROUP BY id HAVING COUNT(*) > 1 ORDER BY 3 DESC, 1").fetchall()
+        rows = self._query(
+            "SELECT %s, COUNT(DISTINCT canonical), COUNT(*) FROM sites "
+            "GROUP BY id HAVING COUNT(*) > 1 ORDER BY 3 DESC, 1"
+            % _text_col("id"))
         crc = [(i, f, n) for i, f, n in rows if f > 1]
         shared = [(i, n) for i, f, n in rows if f == 1]
         return crc, shared
@@ -180,9 +331,9 @@ class Database:
     def id_map(self) -> dict[str, list[tuple[str, int, str, str, str, str]]]:
         """Return {id: [(file, line, function, module, class, level)]}."""
         out: dict[str, list[tuple[str, int, str, str, str, str]]] = {}
-        for row in self.conn.execute(
-                "SELECT id, file, line, function, module, class, level "
-                "FROM sites ORDER BY module, file, line"):
+        cols = ("id", "file", "line", "function", "module", "class", "level")
+        for row in self._query("SELECT %s FROM sites ORDER BY module, file, "
+                               "line" % ", ".join(_select(c) for c in cols)):
             out.setdefault(row[0], []).append(row[1:])
         return out
 

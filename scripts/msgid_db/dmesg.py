@@ -108,6 +108,7 @@ class Annotator:
         match = LINE_RE.match
         pending = b""
         buf: list[bytes] = []
+        line = b"\n"
         for line in lines:
             stats.lines += 1
             if pending and not line.startswith(b" "):
@@ -122,12 +123,14 @@ class Annotator:
                     stats.resolved += 1
                     text_class = classify(line[m.end():])
                     pending = self.annotation(msgid, text_class)
-                    if not line.endswith(b"\n"):
-                        buf.append(b"\n")
             if len(buf) > 4096:
                 out.write(b"".join(buf))
                 buf.clear()
         if pending:
+            # The last line (with the ID, or a dictionary line after it)
+            # may be cut short: the annotation starts on a line of its own.
+            if not line.endswith(b"\n"):
+                buf.append(b"\n")
             buf.append(pending)
         out.write(b"".join(buf))
         return stats

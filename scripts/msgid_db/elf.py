@@ -113,10 +113,11 @@ class ElfFile:
         if path.endswith((".gz", ".xz")):
             import gzip
             import lzma
+            import zlib
             try:
                 data = (gzip.decompress(data) if path.endswith(".gz")
                         else lzma.decompress(data))
-            except (OSError, EOFError, lzma.LZMAError) as e:
+            except (OSError, EOFError, lzma.LZMAError, zlib.error) as e:
                 raise ElfError("%s: cannot decompress: %s" % (path, e)) from None
         return cls(data, path)
 

@@ -33,8 +33,11 @@ SUBSYS_PREFIXES: tuple[bytes, ...] = (
     b"%s %s: ",
 )
 
+#: Longer lines are malformed: the kernel's longest formats, escaped,
+#: are a few kilobytes (and the parse stays linear in the input).
+MAX_LINE = 1 << 16
 _LINE_RE = re.compile(
-    rb'<(?P<level>-?\d|c|-?\d,c)> (?P<file>.+?):(?P<line>\d+) '
+    rb'<(?P<level>-?\d|c|-?\d,c)> (?P<file>.+?):(?P<line>\d{1,10}) '
     rb'(?P<func>\S+) "(?P<fmt>(?:[^"\\]|\\.)*)"'
     rb'(?: msgid=(?P<id>[0-9a-f]{8}))?\r?\n?')
 _ESCAPE_RE = re.compile(rb"\\([0-7]{3}|x[0-9a-fA-F]{2}|.)", re.DOTALL)
@@ -81,14 +84,19 @@ def parse_line(line: bytes, module: str) -> Optional[CallSite]:
     """Parse one index line; None for the header, ValueError if malformed."""
     if line.startswith(b"#") or not line.strip():
         return None
+    if len(line) > MAX_LINE:
+        raise ValueError("index line too long")
     m = _LINE_RE.fullmatch(line)
     if not m:
         raise ValueError("malformed index line")
+    line_no = int(m.group("line"))
+    if line_no > 0xffffffff:  # printed as %u
+        raise ValueError("line number out of range")
     fmt = split_prefix(unescape(m.group("fmt")))[1]
     known = m.group("id")
     return CallSite.from_format(
         fmt, file=m.group("file").decode("utf-8", "replace"),
-        line=int(m.group("line")),
+        line=line_no,
         function=m.group("func").decode("utf-8", "replace"), module=module,
         level=m.group("level").decode(),
         origin="index-kernel" if known else "index-computed",

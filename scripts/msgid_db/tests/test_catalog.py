@@ -89,6 +89,45 @@ class ParseTest(unittest.TestCase):
                 if v is not None:
                     os.environ[k] = v
 
+    def test_duplicates(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "k.catalog"), "w") as f:
+                f.write(GOOD + "\n-- 1a2b3c4d\nSubject: again\n")
+            with self.assertRaisesRegex(
+                    catalog.CatalogError, r"k\.catalog:16: duplicate entry "
+                    r"1a2b3c4d \(first at .*k\.catalog:2\)"):
+                catalog.load_dir(tmp)
+            # One translation per language is not a duplicate.
+            with open(os.path.join(tmp, "k.catalog"), "w") as f:
+                f.write(GOOD + "\n-- 1a2b3c4d de\nSubject: x\n")
+            catalog.load_dir(tmp)
+            with open(os.path.join(tmp, "k.de.catalog"), "w") as f:
+                f.write("-- 1a2b3c4d\nSubject: y\n")
+            with self.assertRaisesRegex(catalog.CatalogError,
+                                        r"k\.de\.catalog:1: duplicate entry "
+                                        r"1a2b3c4d \(de\)"):
+                catalog.load_dir(tmp)
+
+    def test_encodings(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "k.catalog")
+            with open(path, "wb") as f:
+                f.write(b"\xef\xbb\xbf" + GOOD.encode())
+            self.assertEqual(len(catalog.load_dir(tmp)), 2)
+            for bom in (b"", b"\xef\xbb\xbf"):
+                with open(path, "wb") as f:
+                    f.write(bom + GOOD.replace("Text.", "caf\xe9")
+                            .encode("latin-1"))
+                with self.assertRaisesRegex(catalog.CatalogError,
+                                            r"k\.catalog:14: not UTF-8 "
+                                            r"\(byte 0xe9\)"):
+                    catalog.load_dir(tmp)
+
+    def test_long_line_clipped(self) -> None:
+        with self.assertRaises(catalog.CatalogError) as cm:
+            catalog.parse("-- " + "x" * 100000, "k.catalog")
+        self.assertLess(len(str(cm.exception)), 200)
+
     def test_missing_dir(self) -> None:
         with self.assertRaisesRegex(catalog.CatalogError, "no such catalog"):
             catalog.load_dir("/nonexistent")

@@ -5,6 +5,7 @@ import contextlib
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -225,6 +226,120 @@ class ScriptTest(unittest.TestCase):
                 self.assertIn(proc.returncode, (2, 3), argv)
                 self.assertNotIn(b"Traceback", proc.stderr, argv)
             self.assertFalse(os.path.exists(os.path.join(tmp, "x.db")))
+
+
+# Runs msgid-db.py, stopping the build half-way: when the second index file
+# is parsed, after 12000 rows of the first one went into the temporary
+# database.
+PAUSED_BUILD = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from msgid_db import cli, index
+real = index.parse_file
+def parse_file(data, module, stats=None):
+    if module == "z_second":
+        print("ready", flush=True)
+        time.sleep(60)
+    return real(data, module, stats)
+index.parse_file = parse_file
+sys.exit(cli.main(sys.argv[2:]))
+"""
+
+
+class InterruptedBuildTest(unittest.TestCase):
+    """A build killed half-way leaves the previous database intact."""
+
+    def setUp(self) -> None:
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.db = os.path.join(self.tmp.name, "msgid.db")
+        old = os.path.join(self.tmp.name, "old")
+        os.mkdir(old)
+        with open(os.path.join(old, "vmlinux"), "wb") as f:
+            f.write(INDEX)
+        self.assertEqual(self.run_cli("--db", self.db, "build",
+                                      "--index-dir", old)[0], 0)
+        self.index = os.path.join(self.tmp.name, "new")
+        os.mkdir(self.index)
+        with open(os.path.join(self.index, "a_first"), "wb") as f:
+            f.write(b"".join(b'<6> n.c:%d f "new %d\\n"\n' % (i, i)
+                             for i in range(12000)))
+        with open(os.path.join(self.index, "z_second"), "wb") as f:
+            f.write(INDEX)
+
+    def paused_build(self) -> subprocess.Popen:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", PAUSED_BUILD, os.path.dirname(SCRIPT),
+             "--db", self.db, "build", "--index-dir", self.index],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.addCleanup(proc.stderr.close)
+        self.addCleanup(proc.stdout.close)
+        self.assertEqual(proc.stdout.readline(), b"ready\n")
+        return proc
+
+    def temporaries(self) -> list[str]:
+        return sorted(n for n in os.listdir(self.tmp.name)
+                      if n.startswith(".msgid.db."))
+
+    def assert_old_database(self) -> None:
+        import sqlite3
+        conn = sqlite3.connect(self.db)
+        try:
+            self.assertEqual(conn.execute("PRAGMA integrity_check")
+                             .fetchall(), [("ok",)])
+            self.assertEqual(conn.execute("SELECT COUNT(*) FROM sites")
+                             .fetchone(), (5,))
+        finally:
+            conn.close()
+        status, out, _ = self.run_cli("--db", self.db, "lookup", MCE)
+        self.assertEqual(status, 0)
+        self.assertIn("__print_mce", out)
+
+    run_cli = CliTest.run_cli
+
+    def test_sigkill(self) -> None:
+        proc = self.paused_build()
+        self.assertEqual(len(self.temporaries()), 1)
+        proc.kill()
+        proc.wait()
+        self.assert_old_database()
+        # SIGKILL leaves the (hidden) temporary file; the next build
+        # removes it, whatever its own result.
+        self.assertEqual(len(self.temporaries()), 1)
+        status, _, err = self.run_cli("--db", self.db, "build", "--vmlinux",
+                                      "/nonexistent")
+        self.assertEqual(status, 2, err)
+        self.assertEqual(len(self.temporaries()), 1)  # failed before write
+        status, _, err = self.run_cli("--db", self.db, "build",
+                                      "--index-dir", self.index)
+        self.assertEqual(status, 0, err)
+        self.assertEqual(self.temporaries(), [])
+        self.assertIn("12005 call sites", err)
+
+    def test_sigterm(self) -> None:
+        for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            proc = self.paused_build()
+            proc.send_signal(sig)
+            self.assertEqual(proc.wait(), cli.EXIT_INTERRUPTED, sig)
+            self.assertNotIn(b"Traceback", proc.stderr.read())
+            self.assert_old_database()
+            self.assertEqual(self.temporaries(), [], sig)
+
+    def test_failure_during_write(self) -> None:
+        """An input error found half-way: old database, no temporary."""
+        mods = os.path.join(self.tmp.name, "mods")
+        os.mkdir(mods)
+        with open(os.path.join(mods, "a.ko"), "wb") as f:
+            f.write(eb.build_rel([eb.Entry(b"x", b"g", b"b.c", 4)]))
+        with open(os.path.join(mods, "b.ko"), "wb") as f:
+            f.write(b"\x7fELF\x02\x01" + b"\0" * 100)
+        status, _, err = self.run_cli("--db", self.db, "build",
+                                      "--index-dir", self.index,
+                                      "--modules", mods)
+        self.assertEqual(status, 2)
+        self.assertRegex(err, "^msgid-db.py: error: .*b.ko: ")
+        self.assert_old_database()
+        self.assertEqual(self.temporaries(), [])
 
 
 if __name__ == "__main__":

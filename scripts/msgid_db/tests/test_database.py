@@ -4,6 +4,7 @@
 import glob
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -72,9 +73,13 @@ class WriteReadTest(unittest.TestCase):
         self.assertEqual(len(db.all_sites()), 1)
         self.assertEqual(os.listdir(self.tmp.name), ["msgid.db"])
 
+    def temporaries(self) -> list[str]:
+        return glob.glob(os.path.join(self.tmp.name, ".msgid.db.*.tmp*"))
+
     def test_killed_build_keeps_old_db(self) -> None:
-        """SIGKILL in the middle of a build leaves the old DB intact."""
-        database.write(self.path, SITES[:1], {"source": "old"})
+        """SIGKILL in the middle of a build leaves the old DB intact; the
+        next build removes the temporary file the killed one left."""
+        database.write(self.path, SITES, {"source": "old"})
         code = (
             "import sys, time\n"
             "from msgid_db import database, ids\n"
@@ -90,15 +95,83 @@ class WriteReadTest(unittest.TestCase):
                                 stdout=subprocess.PIPE, cwd=SCRIPTS)
         try:
             self.assertEqual(proc.stdout.readline(), b"ready\n")
+            # Half-way: the temporary file exists and is in use.
+            (tmp,) = self.temporaries()
+            self.assertEqual(database.remove_stale_temporaries(self.path), [])
         finally:
             proc.send_signal(signal.SIGKILL)
             proc.wait()
             proc.stdout.close()
+        self.assert_old_database()
+        # The temporary file is left behind, hidden, next to the database
+        # (no journal: it is written with journal_mode=OFF)...
+        self.assertEqual(self.temporaries(), [tmp])
+        # ... until the next build, which removes it.
+        database.write(self.path, SITES[:1], {"source": "next"})
+        self.assertEqual(self.temporaries(), [])
+        self.assertEqual(os.listdir(self.tmp.name), ["msgid.db"])
+
+    def assert_old_database(self) -> None:
+        conn = sqlite3.connect(self.path)
+        try:
+            self.assertEqual(conn.execute("PRAGMA integrity_check")
+                             .fetchone(), ("ok",))
+        finally:
+            conn.close()
         db = database.Database(self.path)
         self.assertEqual(db.meta()["source"], "old")
-        # The temporary file is left behind, hidden, next to the database.
-        for tmp in glob.glob(os.path.join(self.tmp.name, ".msgid.db.*.tmp")):
-            os.unlink(tmp)
+        self.assertEqual(db.all_sites(),
+                         sorted(SITES, key=lambda s: (s.id, s.module, s.file,
+                                                      s.line)))
+
+    def test_running_build_keeps_its_temporary(self) -> None:
+        """A temporary file another build holds locked is not removed."""
+        import fcntl
+        other = os.path.join(self.tmp.name, ".msgid.db.abcd1234.tmp")
+        stale = os.path.join(self.tmp.name, ".msgid.db.zz_99xyz.tmp")
+        unrelated = os.path.join(self.tmp.name, ".msgid.db.abcd1234.tmp.x")
+        for path in (other, stale, unrelated):
+            with open(path, "wb") as f:
+                f.write(b"partial")
+        fd = os.open(other, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            database.write(self.path, SITES, {})
+            self.assertTrue(os.path.exists(other))
+            self.assertFalse(os.path.exists(stale))
+            self.assertTrue(os.path.exists(unrelated))
+        finally:
+            os.close(fd)
+        self.assertEqual(database.remove_stale_temporaries(self.path),
+                         [os.path.basename(other)])
+
+    def test_failed_write_leaves_nothing(self) -> None:
+        """sqlite errors become DatabaseError; no temporary file stays."""
+        database.write(self.path, SITES, {"source": "old"})
+        bad = SITES[0]._replace(file=object())  # cannot be bound
+        with self.assertRaisesRegex(database.DatabaseError,
+                                    "^%s: " % self.path):
+            database.write(self.path, SITES + [bad], {})
+        self.assert_old_database()
+        self.assertEqual(os.listdir(self.tmp.name), ["msgid.db"])
+
+    def test_unstorable_values(self) -> None:
+        """File names with undecodable bytes, huge line numbers."""
+        odd = [SITES[0]._replace(file="\udcff.c", module="m\ud800",
+                                 line=1 << 70)]
+        database.write(self.path, odd, {"sources": "dir\udcfe"})
+        db = database.Database(self.path)
+        (site,) = db.all_sites()
+        self.assertEqual((site.file, site.module, site.line),
+                         ("\\xff.c", "m\\ud800", 0))
+        self.assertEqual(db.meta()["sources"], "dir\\xfe")
+
+    def test_target_not_a_regular_file(self) -> None:
+        os.mkdir(self.path)
+        with self.assertRaisesRegex(database.DatabaseError,
+                                    "not a regular file"):
+            database.write(self.path, SITES, {})
+        self.assertEqual(os.listdir(self.tmp.name), ["msgid.db"])
 
     def test_missing_and_bad_db(self) -> None:
         with self.assertRaisesRegex(database.DatabaseError, "no such database"):

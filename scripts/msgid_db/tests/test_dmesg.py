@@ -116,6 +116,15 @@ class AnnotateTest(unittest.TestCase):
         self.assertTrue(out.startswith(big + tagged + b"  -> arch/x86"))
         self.assertTrue(out.endswith(kmsg))
 
+    def test_cut_dictionary_line_at_end(self) -> None:
+        """A cut /dev/kmsg dictionary line does not swallow the
+        annotation."""
+        data = ("6,1,2,-;(%s): %s\n SUBSYSTEM=cp" % (MCE, TEXT)).encode()
+        self.assertEqual(run(self.a, data).split(b"\n")[:3],
+                         data.split(b"\n") + [b"  -> arch/x86/kernel/cpu/"
+                                              b"mce/core.c:176 __print_mce "
+                                              b"<0> [hardware]"])
+
     def test_last_line_without_newline(self) -> None:
         line = ("(%s): %s" % (MCE, TEXT)).encode()
         out = run(self.a, line)

@@ -146,6 +146,14 @@ class BrokenTest(unittest.TestCase):
                 f.write(b"not xz")
             with self.assertRaisesRegex(elf.ElfError, "cannot decompress"):
                 elf.ElfFile.from_path(path)
+            path = os.path.join(tmp, "m.ko.gz")
+            for data in (b"not gz", b"\x1f\x8b\x08\0\0\0\0\0\0\x03"
+                         + b"\xff" * 64, b"\x1f\x8b"):
+                with open(path, "wb") as f:
+                    f.write(data)
+                with self.assertRaisesRegex(elf.ElfError,
+                                            "cannot decompress"):
+                    elf.ElfFile.from_path(path)
 
 
 if __name__ == "__main__":

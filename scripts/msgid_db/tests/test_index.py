@@ -94,12 +94,28 @@ class MalformedTest(unittest.TestCase):
         b"<9x> a.c:1 f \"x\"",
         b"\xff\xfe\x00\x01binary",
         b"<6> a.c:1 f \"" + b"a" * 1000000,
+        b"<6> a.c:99999999999999999999 f \"x\"",  # overflowed sqlite
+        b"<6> a.c:4294967296 f \"x\"",
+        b"<6> a.c:1 f \"" + b"a" * index.MAX_LINE + b"\"",
     ]
 
     def test_bad_lines_raise(self) -> None:
         for line in self.BAD:
             with self.assertRaises(ValueError, msg=line[:40]):
                 index.parse_line(line, "m")
+
+    def test_limits(self) -> None:
+        self.assertEqual(index.parse_line(b'<6> a.c:4294967295 f "x"',
+                                          "m").line, 4294967295)
+        long_fmt = b"a" * (index.MAX_LINE - 20)
+        self.assertEqual(index.parse_line(b'<6> a.c:1 f "' + long_fmt + b'"',
+                                          "m").format, long_fmt.decode())
+
+    def test_pathological_line_is_fast(self) -> None:
+        import time
+        start = time.perf_counter()
+        index.parse_file(b'<6> a:1 f "' + b'x:1 f \\"' * 300000, "m")
+        self.assertLess(time.perf_counter() - start, 1)
 
     def test_bad_lines_counted(self) -> None:
         stats = index.ParseStats()

@@ -2,7 +2,10 @@
 """Tests of the approximate C source scanner (msgid_db.source)."""
 
 import os
+import random
+import re
 import tempfile
+import time
 import unittest
 import zlib
 
@@ -114,6 +117,74 @@ class ScanTest(unittest.TestCase):
         with open(path, "wb") as f:
             f.write(os.urandom(65536) + b'pr_err("x\\n"')
         source.scan_file(path)  # must not raise
+
+
+#: The definition finder before find_functions(): cubic time on some input.
+REFERENCE_FUNC_RE = re.compile(
+    rb"^[A-Za-z_][^;#{}=]*?\b([A-Za-z_]\w*)[ \t]*\([^;{}]*\)[ \t\n]*\{",
+    re.MULTILINE)
+
+
+class GarbageTest(unittest.TestCase):
+    """Malformed C: no exception, and time linear in the size."""
+
+    def scan(self, data: bytes, name: str = "x.c") -> list:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, name)
+            with open(path, "wb") as f:
+                f.write(data)
+            return source.scan_file(path, "x.c")
+
+    def test_find_functions_matches_reference(self) -> None:
+        rng = random.Random(5)
+        alphabet = [b"a", b"b", b"_", b"1", b" ", b"\t", b"\n", b"(", b")",
+                    b"{", b"}", b";", b"=", b"#", b"x(", b") {", b"int ",
+                    b"\n{", b"*", b","]
+        for _ in range(3000):
+            text = b"".join(rng.choice(alphabet)
+                            for _ in range(rng.randrange(1, 40)))
+            self.assertEqual(source.find_functions(text),
+                             [(m.start(), m.group(1))
+                              for m in REFERENCE_FUNC_RE.finditer(text)],
+                             text)
+        self.assertEqual(source.find_functions(C_FILE),
+                         [(m.start(), m.group(1))
+                          for m in REFERENCE_FUNC_RE.finditer(C_FILE)])
+
+    def test_pathological_inputs_are_fast(self) -> None:
+        """Each took minutes to hours on 100 kB before (cubic/quadratic)."""
+        n = 100000
+        cases = {
+            "lines": b"a(b)\n" * (n // 5),
+            "open calls": b"pr_info(" * (n // 8),
+            "nested calls": b"pr_info(" * (n // 16) + b")" * (n // 16),
+            "open comments": b"/* " * (n // 3),
+            "escaped quotes": b'\\"' * (n // 2),
+            "self include": b'#include "x.c"\n' * (n // 15),
+            "one line": b'pr_info("x"); ' * (n // 14),
+        }
+        for name, data in cases.items():
+            start = time.perf_counter()
+            self.scan(data)
+            self.assertLess(time.perf_counter() - start, 2, name)
+
+    def test_malformed_calls(self) -> None:
+        sites = self.scan(b'#include "a\0b"\nvoid f(void)\n{\n'
+                          b'\tdev_printk(KERN_INFO, dev);\n'
+                          b'\tdev_printk(KERN_INFO);\n\tdev_err(d);\n'
+                          b'\tpr_err("unterminated\n\tpr_err(\n'
+                          b'\tpr_info("ok\\n");\n}\n/* open comment')
+        self.assertEqual([(s.canonical, s.line, s.function) for s in sites],
+                         [("ok", 9, "f")])
+
+    def test_undecodable_file_name(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            name = os.fsdecode(b"\xff-x.c")
+            with open(os.path.join(tmp, name), "wb") as f:
+                f.write(b'#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt\n'
+                        b'void f(void)\n{\n\tpr_info("hi\\n");\n}\n')
+            (site,) = source.scan_tree(tmp)
+            self.assertEqual(site.canonical, "\\xff_x: hi")
 
 
 if __name__ == "__main__":
