@@ -5,10 +5,11 @@
 H := harness
 X86 := $(H)/configs/x86_64.config
 OFF := $(H)/configs/msgid-off.config
+DEBUG := $(H)/configs/hw-debug.config
 
-.PHONY: help deps tree refresh kernel kernel-off kunit kunit-um kunit-i386 \
-	vectors pytest selftest demo series series-check docs docs-html \
-	bench bench-db fuzz check clean
+.PHONY: help deps tree refresh kernel kernel-off kernel-debug kunit kunit-um \
+	kunit-i386 vectors pytest selftest check-debug demo series series-check \
+	docs docs-html bench bench-db fuzz check clean
 
 help:
 	@echo "make demo        boot the patched kernel, look its identifiers up (first command)"
@@ -17,8 +18,10 @@ help:
 	@echo "make refresh     write edits made in out/linux back to the repo"
 	@echo "make kernel      x86_64 bzImage with CONFIG_PRINTK_MSGID=y (out/build/msgid)"
 	@echo "make kernel-off  the same kernel with the feature compiled out"
+	@echo "make kernel-debug  the same kernel + e1000, ext4, lockdep, KASAN, UBSAN (out/build/debug)"
 	@echo "make kunit       KUnit suite on UML and on i386 (QEMU)"
 	@echo "make selftest    kselftest msgid in QEMU, boot log to out/boot/boot.log"
+	@echo "make check-debug the kselftest on a lockdep/KASAN/UBSAN kernel with e1000 + ext4"
 	@echo "make pytest      unit tests of scripts/msgid-db.py (host)"
 	@echo "make series      export the patch series to out/series/"
 	@echo "make series-check  git am, checkpatch, kernel-doc, sparse, W=1, build per patch"
@@ -42,6 +45,9 @@ kernel: tree
 kernel-off: tree
 	$(H)/build.sh nomsgid $(X86) $(OFF)
 
+kernel-debug: tree
+	$(H)/build.sh debug $(X86) $(DEBUG)
+
 kunit: kunit-um kunit-i386
 
 kunit-um: tree
@@ -58,6 +64,9 @@ pytest:
 
 selftest: kernel
 	$(H)/selftest.sh
+
+check-debug: kernel-debug
+	$(H)/selftest-hw.sh
 
 demo: kernel
 	$(H)/demo.sh
@@ -85,7 +94,8 @@ fuzz: deps
 
 # pytest runs after selftest so that its tests against the boot log of the
 # booted kernel (out/boot/boot.log) run instead of being skipped.
-CHECKS := vectors docs fuzz kernel kernel-off kunit-um kunit-i386 selftest pytest series-check
+CHECKS := vectors docs fuzz kernel kernel-off kunit-um kunit-i386 selftest pytest \
+	check-debug series-check
 check: $(CHECKS)
 	@echo "check: $(words $(CHECKS)) passed, 0 failed"
 

@@ -9,7 +9,10 @@ set -eu
 name=$1
 dir=$BUILD/$name
 "$(dirname "$0")/config.sh" "$@"
-say "building out/build/$name (about 5 minutes cold on 2 cores, seconds with a warm ccache)"
+# KASAN and lockdep (hw-debug.config) make the build about twice as long.
+est=5
+grep -q '^CONFIG_KASAN=y' "$dir/.config" && est=11
+say "building out/build/$name (about $est minutes cold on 2 cores, seconds with a warm ccache)"
 t0=$(date +%s)
 cd "$TREE"
 if ! make O="$dir" CC="$(kcc)" -j"$(nproc)" bzImage modules > "$dir/build.log" 2>&1; then

@@ -22,6 +22,7 @@
  */
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -241,10 +242,15 @@ static void kmsg_read_all(int fd, struct records *rs)
 
 	while ((n = kmsg_read_one(fd, buf, sizeof(buf), &rs->lost)) > 0) {
 		if (rs->n == rs->cap) {
+			size_t i;
+
 			rs->cap = rs->cap ? 2 * rs->cap : 256;
 			rs->r = realloc(rs->r, rs->cap * sizeof(*rs->r));
 			if (!rs->r)
 				ksft_exit_fail_msg("out of memory\n");
+			/* ->body points into ->text, which has moved. */
+			for (i = 0; i < rs->n; i++)
+				rs->r[i].body = rs->r[i].text + (rs->r[i].has_id ? PREFIX_LEN : 0);
 		}
 		if (parse_record(buf, n, &rs->r[rs->n]) == 0)
 			rs->n++;
@@ -963,6 +969,206 @@ static void test_index_ids(void)
 			 checked);
 }
 
+/* The identifiers shown by every file of the live printk index. */
+struct index_ids {
+	uint32_t *id;		/* sorted, without duplicates */
+	size_t n, cap;
+	size_t files, entries;
+};
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool index_has(const struct index_ids *ix, uint32_t id)
+{
+	return ix->n && bsearch(&id, ix->id, ix->n, sizeof(*ix->id), cmp_u32);
+}
+
+/* The identifiers of the entry lines of @buf: 0, or -1 for a bad line. */
+static int index_ids_add(struct index_ids *ix, char *buf, const char *name)
+{
+	char *line, *nl, *q;
+	unsigned int id;
+	int end = 0;
+
+	for (line = buf; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl) {
+			ksft_print_msg("index %s: last line not terminated\n", name);
+			return -1;
+		}
+		if (*line != '<')	/* the header */
+			continue;
+		*nl = '\0';
+		ix->entries++;
+		/* ... "format" msgid=%08x: the last quote closes the format. */
+		q = strrchr(line, '"');
+		if (!q || sscanf(q, "\" msgid=%8x%n", &id, &end) != 1 || end != 16 || q[end]) {
+			ksft_print_msg("index %s: no msgid= at the end of: %s\n", name, line);
+			return -1;
+		}
+		if (ix->n == ix->cap) {
+			ix->cap = ix->cap ? 2 * ix->cap : 4096;
+			ix->id = realloc(ix->id, ix->cap * sizeof(*ix->id));
+			if (!ix->id)
+				ksft_exit_fail_msg("out of memory\n");
+		}
+		ix->id[ix->n++] = id;
+	}
+	return 0;
+}
+
+/* Read every file of INDEX: vmlinux and one per loaded module. */
+static int index_ids_read(struct index_ids *ix)
+{
+	DIR *d = opendir(INDEX);
+	struct dirent *de;
+	size_t i, n;
+	int ret = 0;
+
+	memset(ix, 0, sizeof(*ix));
+	if (!d) {
+		ksft_perror("opendir " INDEX);
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		char path[512];
+		size_t len;
+		char *buf;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), INDEX "%s", de->d_name);
+		buf = read_chunked(path, 1 << 16, &len);
+		if (!buf) {
+			ksft_print_msg("index: cannot read %s\n", path);
+			ret = -1;
+			continue;
+		}
+		ix->files++;
+		if (index_ids_add(ix, buf, de->d_name))
+			ret = -1;
+		free(buf);
+	}
+	closedir(d);
+	if (!ix->n)
+		return -1;
+	qsort(ix->id, ix->n, sizeof(*ix->id), cmp_u32);
+	for (i = 1, n = 1; i < ix->n; i++)
+		if (ix->id[i] != ix->id[n - 1])
+			ix->id[n++] = ix->id[i];
+	ix->n = n;
+	return ret;
+}
+
+/*
+ * Every kernel record of the boot that carries an identifier comes from a
+ * call site the live index holds, with that identifier: printk(), pr_*(),
+ * dev_printk(), netdev_printk(), ext4_msg(), acpi_handle_*() ... all put
+ * their callers' formats into the index. The records checked are those
+ * logged before the test started (on the hw boot: with the e1000 NIC up and
+ * the ext4 disk mounted).
+ */
+static void test_index_coverage(const struct records *boot)
+{
+	size_t i, kernel = 0, with_id = 0, found = 0, missing = 0;
+	struct index_ids ix;
+	bool ok;
+
+	ok = index_ids_read(&ix) == 0;
+	for (i = 0; i < boot->n; i++) {
+		const struct record *r = &boot->r[i];
+
+		if (r->prio >> 3)
+			continue;
+		kernel++;
+		if (!r->has_id)
+			continue;
+		with_id++;
+		if (index_has(&ix, r->id)) {
+			found++;
+			continue;
+		}
+		if (!missing++)
+			ksft_print_msg("index coverage: records whose id no index holds:\n");
+		ksft_print_msg("  seq %llu: %.160s\n", r->seq, r->text);
+	}
+	ksft_print_msg("index coverage: %zu files, %zu entries, %zu distinct ids\n",
+		       ix.files, ix.entries, ix.n);
+	ksft_print_msg("index coverage: %zu kernel records, %zu with id, %zu found, %zu missing\n",
+		       kernel, with_id, found, missing);
+	free(ix.id);
+	ksft_test_result(ok && with_id && !missing,
+			 "index coverage: %zu of %zu boot records with an id are in the index\n",
+			 found, with_id);
+}
+
+/*
+ * The hw boot (harness/selftest-hw.sh) adds an e1000 NIC, brought up, and
+ * an ext4 disk on virtio-blk, mounted, before this test runs, and says so
+ * with MSGID_TEST_HW=1. Their drivers print through the indexed wrappers:
+ * each message has the identifier of the format written at its call site
+ * (copied here from the kernel source), behind the wrapper's prefix, and
+ * the index lists it.
+ */
+static const struct {
+	const char *what;
+	const char *fmt;	/* the caller's format */
+	const char *prefix;	/* the start of the record, from the wrapper */
+	const char *match;	/* a part of the text of the format */
+} hw_msgs[] = {
+	/* drivers/net/ethernet/intel/e1000/e1000_main.c, e1000_probe() */
+	{ "netdev_info", "Intel(R) PRO/1000 Network Connection\n",
+	  "e1000 ", "Intel(R) PRO/1000 Network Connection" },
+	/* fs/ext4/super.c, __ext4_fill_super() */
+	{ "ext4_msg", "mounted filesystem %pU %s with%s. Quota mode: %s.",
+	  "EXT4-fs (vda): ", "mounted filesystem " },
+	/* drivers/block/virtio_blk.c, virtblk_update_capacity() */
+	{ "dev_notice", "[%s] %s%llu %d-byte logical blocks (%s/%s)\n",
+	  "virtio_blk virtio", "-byte logical blocks (" },
+};
+
+static void test_hw(const struct records *boot)
+{
+	const char *hw = getenv("MSGID_TEST_HW");
+	struct index_ids ix;
+	bool ok;
+	size_t i;
+
+	if (!hw || strcmp(hw, "1")) {
+		ksft_test_result_skip("hw: e1000, ext4, virtio_blk messages (%s)\n",
+				      "MSGID_TEST_HW=1 is set by the hw boot only");
+		return;
+	}
+	ok = index_ids_read(&ix) == 0;
+	for (i = 0; i < ARRAY_SIZE(hw_msgs); i++) {
+		uint32_t want = msgid_of(hw_msgs[i].fmt);
+		const struct record *r[8];
+		size_t n, j;
+
+		n = find(boot, hw_msgs[i].match, r, ARRAY_SIZE(r));
+		ksft_print_msg("hw: %s \"%s\": id %08x, %zu records, %s\n", hw_msgs[i].what,
+			       hw_msgs[i].match, want, n,
+			       index_has(&ix, want) ? "in the index" : "NOT in the index");
+		if (!n || n > ARRAY_SIZE(r) || !index_has(&ix, want))
+			ok = false;
+		for (j = 0; j < n && j < ARRAY_SIZE(r); j++) {
+			if (!r[j]->has_id || r[j]->id != want ||
+			    strncmp(r[j]->body, hw_msgs[i].prefix, strlen(hw_msgs[i].prefix))) {
+				ksft_print_msg("hw: expected (%08x): %s...: %s\n", want,
+					       hw_msgs[i].prefix, r[j]->text);
+				ok = false;
+			}
+		}
+	}
+	free(ix.id);
+	ksft_test_result(ok, "hw: netdev_info of e1000, ext4_msg, dev_notice of virtio_blk\n");
+}
+
 static const struct {
 	const char *fmt;
 	const char *start;
@@ -1321,7 +1527,7 @@ int main(void)
 	if (!was_on && param_set(1))
 		ksft_exit_fail_msg("cannot switch " PARAM " on\n");
 
-	ksft_set_plan(ARRAY_SIZE(msg_cases) + 8);
+	ksft_set_plan(ARRAY_SIZE(msg_cases) + 10);
 	test_msg_cases();
 	test_classes();
 	test_user_record();
@@ -1329,6 +1535,8 @@ int main(void)
 	test_reload();
 	test_index_reads();
 	test_index_ids();
+	test_index_coverage(&boot);
+	test_hw(&boot);
 	test_stress();
 	test_boot(&boot);
 

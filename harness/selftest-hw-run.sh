@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# selftest-hw-run.sh: /run.sh of the hw/debug selftest initramfs (set up by
+# harness/selftest-hw.sh). Mounts the ext4 disk and brings the e1000 NIC
+# up, so that their drivers' records exist, runs the kselftest through
+# /selftest-run.sh with MSGID_TEST_HW=1, then prints every kernel record of
+# the run that matches /splat.re: the console does not show them all, as
+# the selftest lowers the console level while it prints.
+
+fail() { echo "msgid-hw: $*"; exit 1; }
+
+echo "msgid-hw: begin"
+mkdir -p /mnt
+mount -t ext4 /dev/vda /mnt || fail "cannot mount /dev/vda (ext4)"
+[ -f /mnt/msgid-hw ] || fail "/dev/vda is not the disk made by the harness"
+{ echo "written by the guest" > /mnt/guest && sync; } || fail "cannot write to /mnt"
+ip link set eth0 up || fail "cannot bring eth0 up (e1000)"
+# e1000 reports the link from its watchdog; wait up to 10 s for it, so that
+# its record is among those of the boot the test checks.
+i=0
+while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+echo "msgid-hw: /dev/vda mounted, eth0 up (carrier $(cat /sys/class/net/eth0/carrier))"
+
+MSGID_TEST_HW=1 /selftest-run.sh
+rc=$?
+
+umount /mnt || rc=1
+dmesg -n 1
+echo "msgid-splat: begin"
+# The log must still start with the first record, else some were lost.
+first=$(dmesg -s 134217728 | head -1)
+case "$first" in
+*"Linux version"*) ;;
+*) echo "msgid-splat: the log wrapped, it starts with: $first" ;;
+esac
+dmesg -s 134217728 | grep -E -f /splat.re | sed 's/^/msgid-splat: /'
+echo "msgid-splat: end (tainted $(cat /proc/sys/kernel/tainted)," \
+	"$(grep -o 'debug_locks: *[0-9]*' /proc/lockdep_stats | tr -s ' '))"
+exit "$rc"

@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# selftest-hw.sh: the msgid kselftest on the debug kernel with devices.
+# Takes out/build/debug (x86_64.config + hw-debug.config: e1000, ext4 on
+# virtio-blk, lockdep, KASAN, UBSAN), makes an ext4 image, and boots it
+# with 4 CPUs, an e1000 NIC and the image through harness/selftest.sh; the
+# guest (harness/selftest-hw-run.sh) mounts the disk and brings eth0 up
+# before the test, so its hw case runs (no SKIP allowed). Then fails on any
+# splat (lockdep, KASAN, UBSAN, WARN, BUG, might_sleep) in the console or
+# in the kernel log of the run, on a taint, or when lockdep turned off.
+# Outputs in out/selftest-debug/.
+set -eu
+. "$(dirname "$0")/env.sh"
+H=$ROOT/harness
+
+name=debug
+dir=$BUILD/$name
+work=$OUT/selftest-debug
+overlay=$work/overlay
+img=$work/ext4.img
+log=$work/console.log
+t_all=$(date +%s)
+
+[ -f "$dir/arch/x86/boot/bzImage" ] ||
+	die "no kernel in $dir: run harness/build.sh $name with hw-debug.config first"
+grep -q '^CONFIG_KASAN=y' "$dir/.config" || die "$dir is not the debug kernel (no KASAN)"
+command -v mkfs.ext4 >/dev/null || die "mkfs.ext4 missing: run harness/deps.sh (e2fsprogs)"
+mkdir -p "$work"
+
+# The data disk: ext4 with one file the guest checks for.
+rm -rf "$overlay" "$img"
+mkdir -p "$overlay" "$work/disk"
+echo "made by harness/selftest-hw.sh" > "$work/disk/msgid-hw"
+# Inode tables and journal zeroed now, not by the guest in the background.
+mkfs.ext4 -q -F -L msgid-hw -E lazy_itable_init=0,lazy_journal_init=0 \
+	-d "$work/disk" "$img" 32M ||
+	die "mkfs.ext4 failed"
+
+# What counts as a splat, for the guest's scan of the log and for ours of
+# the console: one extended regular expression a line.
+cat > "$overlay/splat.re" <<'EOF'
+WARNING:
+BUG:
+KASAN:
+UBSAN:
+Oops
+general protection fault
+Kernel panic
+possible recursive locking
+circular locking dependency
+sleeping function called from invalid context
+INFO: (lockdep|possible|task|rcu)
+Call Trace:
+list_(add|del) corruption
+EOF
+install -m 755 "$H/selftest-hw-run.sh" "$overlay/run.sh"
+install -m 755 "$H/selftest-run.sh" "$overlay/selftest-run.sh"
+
+say "booting the debug kernel and running the kselftest (about 5 minutes: KASAN and lockdep under TCG)"
+# 2 GiB: KASAN's shadow takes an eighth. A log buffer that holds the whole
+# run, stress included, for the guest's scan.
+SELFTEST_KERNEL=$name SELFTEST_WORK=$work SELFTEST_BOOT_LOG=$work/boot.log \
+	SELFTEST_OVERLAY=$overlay SELFTEST_CMDLINE="log_buf_len=32M" \
+	SELFTEST_TIMEOUT=1800 SELFTEST_SKIP='' QEMU_MEM=2048 \
+	QEMU_EXTRA="-drive file=$img,format=raw,if=virtio -nic user,model=e1000" \
+	"$H/selftest.sh"
+
+bad=0
+grep -q '^msgid-hw: /dev/vda mounted, eth0 up' "$log" || {
+	grep '^msgid-hw: ' "$log" >&2
+	die "the guest did not set the devices up, console in $log"
+}
+end=$(grep '^msgid-splat: end ' "$log" || true)
+[ -n "$end" ] || die "no splat scan from the guest, console in $log"
+if grep -E -f "$overlay/splat.re" "$log" >&2; then
+	echo "error: splats in the console or the kernel log (lines above)" >&2
+	bad=1
+fi
+if grep '^msgid-splat: the log wrapped' "$log" >&2; then
+	echo "error: the kernel log of the run was not kept whole (log_buf_len)" >&2
+	bad=1
+fi
+case "$end" in
+*"(tainted 0, debug_locks: 1)") ;;
+*)
+	echo "error: $end: tainted, or lockdep turned itself off" >&2
+	bad=1
+	;;
+esac
+[ "$bad" = 0 ] || die "the debug kernel splatted: console in $log"
+say "no splat, not tainted, lockdep on; check-debug took $(( $(date +%s) - t_all )) s"
