@@ -14,7 +14,6 @@
 #   SELFTEST_BOOT_LOG where the boot records go (default out/boot/boot.log)
 #   SELFTEST_OVERLAY  a directory laid over the initramfs (its own /run.sh)
 #   SELFTEST_CMDLINE  more kernel parameters
-#   SELFTEST_TIMEOUT  the QEMU time limit in seconds (default 900)
 #   SELFTEST_SKIP     the one case that may be SKIP (default "hw": this boot
 #                     has none of its devices); empty: none may
 # and QEMU_MEM, QEMU_EXTRA for harness/boot.sh.
@@ -67,7 +66,7 @@ phase_end "install + initramfs" "$t0"
 t0=$(date +%s)
 # 4 CPUs for the stress case (one printing kthread per CPU).
 SMP=4 "$H/boot.sh" "$dir/arch/x86/boot/bzImage" "$work/initramfs.cpio.gz" "$log" \
-	"printk.msgid=1 ${SELFTEST_CMDLINE:-}" "${SELFTEST_TIMEOUT:-900}"
+	"printk.msgid=1 ${SELFTEST_CMDLINE:-}" 900
 phase_end "boot + test (QEMU)" "$t0"
 
 # The kernel's records of the boot, as the guest dumped them.
