@@ -365,6 +365,12 @@ EXPORT_SYMBOL_IF_KUNIT(printk_msgid_hash);
 #define MSGID_CACHE_PLAIN	BIT_ULL(35)
 #define MSGID_CACHE_PV		BIT_ULL(35)
 
+/* The tag (bits 32..34) of an entry of any of the tables. */
+static enum printk_msgid_class msgid_entry_class(u64 e)
+{
+	return (e >> MSGID_CACHE_CLASS_SHIFT) & 7;
+}
+
 #ifdef CONFIG_64BIT
 #define MSGID_CACHE_BITS	9
 #define MSGID_CACHE_OFF_SHIFT	36
@@ -448,7 +454,7 @@ static enum printk_msgid_class msgid_str_class(const char *s)
 	enum printk_msgid_class c;
 
 	if (e)
-		return (e >> MSGID_CACHE_CLASS_SHIFT) & 7;
+		return msgid_entry_class(e);
 	c = msgid_tag_in_arg(s, -1);
 	msgid_table_put(msgid_strs, key, (u64)c << MSGID_CACHE_CLASS_SHIFT);
 	return c;
@@ -506,7 +512,7 @@ static const struct va_format *msgid_replay(u64 e, va_list *ap,
 		}
 	}
 	if (!*class)
-		*class = (e >> MSGID_CACHE_CLASS_SHIFT) & 7;
+		*class = msgid_entry_class(e);
 	if (e & MSGID_CACHE_PV)
 		return va_arg(*ap, const struct va_format *);
 	return NULL;
@@ -545,14 +551,14 @@ void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 			va_end(ap);
 			msgid->fmt = fmt;
 			msgid->id = (u32)e;
-			msgid->class = class ?: (e >> MSGID_CACHE_CLASS_SHIFT) & 7;
+			msgid->class = class ?: msgid_entry_class(e);
 			return;
 		}
 		p = msgid_plan_get(key);
 		if (p) {
 			/* Only formats that are not plain have a plan. */
 			vaf = msgid_replay(p, &ap, &class);
-			lit = (p >> MSGID_CACHE_CLASS_SHIFT) & 7;
+			lit = msgid_entry_class(p);
 			plain = false;
 		} else {
 			vaf = msgid_walk(fmt, &ap, &class, &plan);
