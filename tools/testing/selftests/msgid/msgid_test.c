@@ -1077,13 +1077,11 @@ static int index_ids_read(struct index_ids *ix)
  * compile-time constant. The harness boots have none, so none is allowed:
  * each is listed, to be indexed or explained.
  */
-static void test_index_coverage(const struct records *boot)
+static void test_index_coverage(const struct records *boot,
+				const struct index_ids *ix, bool ok)
 {
 	size_t i, kernel = 0, with_id = 0, found = 0, missing = 0;
-	struct index_ids ix;
-	bool ok;
 
-	ok = index_ids_read(&ix) == 0;
 	for (i = 0; i < boot->n; i++) {
 		const struct record *r = &boot->r[i];
 
@@ -1093,7 +1091,7 @@ static void test_index_coverage(const struct records *boot)
 		if (!r->has_id)
 			continue;
 		with_id++;
-		if (index_has(&ix, r->id)) {
+		if (index_has(ix, r->id)) {
 			found++;
 			continue;
 		}
@@ -1102,10 +1100,9 @@ static void test_index_coverage(const struct records *boot)
 		ksft_print_msg("  seq %llu: %.160s\n", r->seq, r->text);
 	}
 	ksft_print_msg("index coverage: %zu files, %zu entries, %zu distinct ids\n",
-		       ix.files, ix.entries, ix.n);
+		       ix->files, ix->entries, ix->n);
 	ksft_print_msg("index coverage: %zu kernel records, %zu with id, %zu found, %zu missing\n",
 		       kernel, with_id, found, missing);
-	free(ix.id);
 	ksft_test_result(ok && with_id && !missing,
 			 "index coverage: %zu of %zu boot records with an id are in the index\n",
 			 found, with_id);
@@ -1136,11 +1133,9 @@ static const struct {
 	  "virtio_blk virtio", "-byte logical blocks (" },
 };
 
-static void test_hw(const struct records *boot)
+static void test_hw(const struct records *boot, const struct index_ids *ix, bool ok)
 {
 	const char *hw = getenv("MSGID_TEST_HW");
-	struct index_ids ix;
-	bool ok;
 	size_t i;
 
 	if (!hw || strcmp(hw, "1")) {
@@ -1148,7 +1143,6 @@ static void test_hw(const struct records *boot)
 				      "MSGID_TEST_HW=1 is set by the hw boot only");
 		return;
 	}
-	ok = index_ids_read(&ix) == 0;
 	for (i = 0; i < ARRAY_SIZE(hw_msgs); i++) {
 		uint32_t want = msgid_of(hw_msgs[i].fmt);
 		const struct record *r[8];
@@ -1157,8 +1151,8 @@ static void test_hw(const struct records *boot)
 		n = find(boot, hw_msgs[i].match, r, ARRAY_SIZE(r));
 		ksft_print_msg("hw: %s \"%s\": id %08x, %zu records, %s\n", hw_msgs[i].what,
 			       hw_msgs[i].match, want, n,
-			       index_has(&ix, want) ? "in the index" : "NOT in the index");
-		if (!n || n > ARRAY_SIZE(r) || !index_has(&ix, want))
+			       index_has(ix, want) ? "in the index" : "NOT in the index");
+		if (!n || n > ARRAY_SIZE(r) || !index_has(ix, want))
 			ok = false;
 		for (j = 0; j < n && j < ARRAY_SIZE(r); j++) {
 			if (!r[j]->has_id || r[j]->id != want ||
@@ -1169,7 +1163,6 @@ static void test_hw(const struct records *boot)
 			}
 		}
 	}
-	free(ix.id);
 	ksft_test_result(ok, "hw: netdev_info of e1000, ext4_msg, dev_notice of virtio_blk\n");
 }
 
@@ -1507,7 +1500,9 @@ static bool is_loaded(const char *mod)
 int main(void)
 {
 	struct records boot = { 0 };
+	struct index_ids ix;
 	int fd, was_on;
+	bool ix_ok;
 
 	ksft_print_header();
 	crc32_init();
@@ -1539,8 +1534,11 @@ int main(void)
 	test_reload();
 	test_index_reads();
 	test_index_ids();
-	test_index_coverage(&boot);
-	test_hw(&boot);
+	/* The live index, read once for the two cases that look ids up in it. */
+	ix_ok = index_ids_read(&ix) == 0;
+	test_index_coverage(&boot, &ix, ix_ok);
+	test_hw(&boot, &ix, ix_ok);
+	free(ix.id);
 	test_stress();
 	test_boot(&boot);
 
