@@ -29,7 +29,7 @@ mutate() {
 	cache-no-key-check)  perl -0pi -e 's/return \(e >> MSGID_CACHE_OFF_SHIFT\) == \(key >> MSGID_CACHE_OFF_SHIFT\) \? e : 0;/return e;/' "$2" ;;
 	star-width-skipped)  perl -0pi -e "s/if \(\*p == '\*'\) \{\n\t\t\t\(void\)va_arg\(\*ap, int\);\n/if (*p == '*') {\n/" "$2" ;;
 	tag-at-end)          perl -0pi -e 's/if \(len >= msgid_classes\[c\].len &&/if (len > msgid_classes[c].len \&\&/' "$2" ;;
-	replay-no-scan)      perl -0pi -e 's/if \(!\*class\)\n\t\t\t\t\*class = msgid_str_class\(s\);/(void)s;/' "$2" ;;
+	replay-no-scan)      perl -0pi -e 's/\*class = msgid_str_class\(s\);/(void)msgid_str_class(s);/' "$2" ;;
 	replay-precision-arg) perl -0pi -e 's/ \|\| precision_arg\)/)/' "$2" ;;
 	string-cache-no-put-class) perl -0pi -e 's/msgid_table_put\(msgid_strs, key, \(u64\)c << MSGID_CACHE_CLASS_SHIFT\)/msgid_table_put(msgid_strs, key, 0)/' "$2" ;;
 	*) die "unknown case $1 (cases: $all)" ;;
@@ -57,6 +57,10 @@ for c in $cases; do
 	if FUZZ_SEEDS=$seeds FUZZ_SECONDS=$BREAK_SECONDS FUZZ_MSGID_C=$d/msgid.c FUZZ_DIR=$d \
 		"$ROOT/harness/fuzz.sh" > "$d/run.log" 2>&1; then
 		echo "break $c: NOT caught in $BREAK_SECONDS s ($(tail -1 "$d/run.log"))"
+		failed=$((failed + 1))
+	elif ! grep -q -E 'the campaign failed|corpus replay without the cache failed' "$d/run.log"; then
+		# Not a finding: the copy did not build, or fuzz.sh broke.
+		echo "break $c: BROKEN, the mutated copy did not run ($(grep -m1 -E 'error' "$d/run.log" | cut -c1-110))"
 		failed=$((failed + 1))
 	else
 		what=$(grep -m1 -E '^fuzz_msgid: |ERROR: (AddressSanitizer|libFuzzer)|runtime error' "$d/fuzz.log" |
