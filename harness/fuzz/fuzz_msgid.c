@@ -387,13 +387,16 @@ static long digit_precision(const unsigned char *d, size_t n)
 
 /*
  * Walk level @L's format as vsnprintf() would, from the documentation's
- * rule, generating (first time) or replaying its slots. Note the first
- * tag in @class. Return the %pV pointer, with *@vaf set, or 0 with
- * *@vaf clear when the format ends or stops.
+ * rule, generating (first time) or replaying its slots. Unless @class is
+ * set, set it to the first tag in the text: the literal text, or a %s
+ * argument, but a %s only in a format that does not pass on a %pV.
+ * Return the %pV pointer, with *@vaf set, or 0 with *@vaf clear when the
+ * format ends or stops.
  */
 static long model_walk(struct ctx *c, int L, int *class, bool *vaf)
 {
 	const unsigned char *f = (const unsigned char *)c->lv[L].fmt;
+	int lit = 0, any = 0;	/* first tag in the literal text; in text or %s */
 	int n = 0;
 	long v = 0;
 
@@ -405,8 +408,11 @@ static long model_walk(struct ctx *c, int L, int *class, bool *vaf)
 		while (*f != '%') {
 			if (!*f)
 				goto out;
-			if (*f == '[' && !*class)
-				*class = tag_in((const char *)f, strnlen((const char *)f, 64));
+			if (*f == '[' && !lit) {
+				lit = tag_in((const char *)f, strnlen((const char *)f, 64));
+				if (!any)
+					any = lit;
+			}
 			f++;
 		}
 		f++;
@@ -454,15 +460,15 @@ static long model_walk(struct ctx *c, int L, int *class, bool *vaf)
 			break;
 		case 's':
 			v = slot(c, L, &n, K_STR);
-			if (!*class && deref_ok(v)) {
+			if (!any && deref_ok(v)) {
 				const char *s = (const char *)v;
 				size_t lim = strlen(s);
 
 				if (prec >= 0 && (size_t)prec < lim)
 					lim = prec;
-				for (size_t i = 0; i < lim && !*class; i++)
+				for (size_t i = 0; i < lim && !any; i++)
 					if (s[i] == '[')
-						*class = tag_in(s + i, lim - i);
+						any = tag_in(s + i, lim - i);
 			}
 			break;
 		case 'p':
@@ -480,6 +486,8 @@ static long model_walk(struct ctx *c, int L, int *class, bool *vaf)
 		}
 	}
 out:
+	if (!*class)
+		*class = *vaf ? lit : any;
 	c->lv[L].generated = true;
 	return *vaf ? v : 0;
 }

@@ -42,7 +42,7 @@ enum printk_msgid_class {
  * struct printk_msgid - identity of one printk() call
  * @fmt: the caller's format: the format reached by following %pV
  * @id: CRC-32 of the canonical form of @fmt
- * @class: the tag found in the formats or in their %s arguments
+ * @class: the first tag in the formats' text or in @fmt's %s arguments
  */
 struct printk_msgid {
 	const char *fmt;

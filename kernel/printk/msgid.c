@@ -130,6 +130,7 @@ struct msgid_plan {
 	unsigned int nargs;
 	unsigned int nused;
 	enum printk_msgid_class lit;
+	enum printk_msgid_class str;
 	bool pv;
 	bool scans;
 	bool exact;
@@ -142,6 +143,25 @@ static void msgid_plan_add(struct msgid_plan *plan, enum msgid_arg arg)
 	plan->nargs++;
 }
 
+/*
+ * @plan ends at a %pV: its %s arguments were the wrapper's own, so forget
+ * what they showed, and make the replay skip them.
+ */
+static void msgid_plan_wrapper(struct msgid_plan *plan)
+{
+	unsigned int i;
+
+	for (i = 0; i < min(plan->nargs, MSGID_PLAN_ARGS); i++) {
+		if (((plan->args >> (i * MSGID_ARG_BITS)) & MSGID_ARG_MASK) == MSGID_ARG_STR)
+			plan->args ^= (MSGID_ARG_STR ^ MSGID_ARG_PTR) << (i * MSGID_ARG_BITS);
+	}
+	plan->str = PRINTK_MSGID_NONE;
+	plan->scans = false;
+	plan->exact = true;
+	plan->nused = plan->nargs;
+	plan->pv = true;
+}
+
 /* The identity of a format depends on nothing but the format. */
 static bool msgid_plan_plain(const struct msgid_plan *plan)
 {
@@ -150,17 +170,18 @@ static bool msgid_plan_plain(const struct msgid_plan *plan)
 
 /*
  * Walk @fmt the way vsnprintf() does, consuming one argument of the right
- * type from @ap for each conversion, and set @class to the first tag seen
- * in the literal text or in a %s argument, unless it is set already. A %s
- * is scanned only until the text itself has shown a tag. @plan records
- * what was consumed and found, for msgid_replay().
+ * type from @ap for each conversion, and note in @plan the first tag in the
+ * literal text (lit) and the first one in a %s argument before it (str). A
+ * %s is scanned only until the text itself has shown a tag, and, in a
+ * format that passes on a %pV, not at all: there the %s arguments are the
+ * wrapper's own (driver, device, interface names), not the message's.
+ * @plan also records what was consumed, for msgid_replay().
  *
  * Return: the struct va_format of the first %pV, or NULL when the format
  * ends without one, or where vsnprintf() would stop formatting (%n, an
  * unknown conversion, a trailing '%').
  */
 static const struct va_format *msgid_walk(const char *fmt, va_list *ap,
-					  enum printk_msgid_class *class,
 					  struct msgid_plan *plan)
 {
 	const char *p = fmt;
@@ -175,11 +196,8 @@ static const struct va_format *msgid_walk(const char *fmt, va_list *ap,
 		for (; *p != '%'; p++) {
 			if (!*p)
 				return NULL;
-			if (*p == '[' && !plan->lit) {
+			if (*p == '[' && !plan->lit)
 				plan->lit = msgid_tag_at(p, strnlen(p, MSGID_TAG_MAX));
-				if (!*class)
-					*class = plan->lit;
-			}
 		}
 		p++;
 
@@ -240,14 +258,13 @@ static const struct va_format *msgid_walk(const char *fmt, va_list *ap,
 			msgid_plan_add(plan, MSGID_ARG_STR);
 			plan->nused = plan->nargs;
 			plan->scans = true;
-			if (!*class)
-				*class = msgid_tag_in_arg(s, precision);
+			if (!plan->str)
+				plan->str = msgid_tag_in_arg(s, precision);
 			break;
 		case 'p':
 			s = va_arg(*ap, const void *);
 			if (*p == 'V') {
-				plan->nused = plan->nargs;
-				plan->pv = true;
+				msgid_plan_wrapper(plan);
 				return (const struct va_format *)s;
 			}
 			msgid_plan_add(plan, MSGID_ARG_PTR);
@@ -561,8 +578,10 @@ void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 			lit = msgid_entry_class(p);
 			plain = false;
 		} else {
-			vaf = msgid_walk(fmt, &ap, &class, &plan);
+			vaf = msgid_walk(fmt, &ap, &plan);
 			msgid_plan_put(key, &plan);
+			if (!class)
+				class = plan.str ?: plan.lit;
 			lit = plan.lit;
 			plain = msgid_plan_plain(&plan);
 		}
