@@ -30,7 +30,7 @@ mutate() {
 	star-width-skipped)  perl -0pi -e "s/if \(\*p == '\*'\) \{\n\t\t\t\(void\)va_arg\(\*ap, int\);\n/if (*p == '*') {\n/" "$2" ;;
 	tag-at-end)          perl -0pi -e 's/if \(len >= msgid_classes\[c\].len &&/if (len > msgid_classes[c].len \&\&/' "$2" ;;
 	replay-no-scan)      perl -0pi -e 's/\*class = msgid_str_class\(s\);/(void)msgid_str_class(s);/' "$2" ;;
-	replay-precision-arg) perl -0pi -e 's/ \|\| precision_arg\)/)/' "$2" ;;
+	replay-precision-arg) perl -0pi -e 's/ \|\| precision_arg\)/ || (precision_arg \&\& false))/' "$2" ;;
 	string-cache-no-put-class) perl -0pi -e 's/msgid_table_put\(msgid_strs, key, \(u64\)c << MSGID_CACHE_CLASS_SHIFT\)/msgid_table_put(msgid_strs, key, 0)/' "$2" ;;
 	wrapper-str-kept)    perl -0pi -e 's/\tplan->str = PRINTK_MSGID_NONE;\n//' "$2" ;;
 	wrapper-str-replayed) perl -0pi -e 's/\t\t\tplan->args \^= \(MSGID_ARG_STR \^ MSGID_ARG_PTR\) << \(i \* MSGID_ARG_BITS\);/\t\t\tplan->args ^= 0;/' "$2" ;;
