@@ -106,7 +106,8 @@ def _modules_sites(directory: str) -> Iterator[CallSite]:
 def _signals_interrupt() -> Iterator[None]:
     """Turn SIGTERM and SIGHUP into KeyboardInterrupt, so that a build
     stopped by them removes its temporary file (SIGKILL cannot be caught:
-    the next build removes what it leaves, see database.write)."""
+    the next build removes what it leaves, see database.write). A signal
+    ignored when the tool started (SIGHUP under nohup) stays ignored."""
     import signal
 
     def interrupt(signum: int, frame: object) -> None:
@@ -115,7 +116,8 @@ def _signals_interrupt() -> Iterator[None]:
     saved = {}
     for sig in (signal.SIGTERM, signal.SIGHUP):
         try:
-            saved[sig] = signal.signal(sig, interrupt)
+            if signal.getsignal(sig) != signal.SIG_IGN:
+                saved[sig] = signal.signal(sig, interrupt)
         except (ValueError, OSError):  # not the main thread
             pass
     try:

@@ -231,15 +231,17 @@ class ScriptTest(unittest.TestCase):
 # Runs msgid-db.py, stopping the build half-way: when the second index file
 # is parsed, after 12000 rows of the first one went into the temporary
 # database.
+# A build that stops half-way, its database being written, until a line
+# arrives on its standard input.
 PAUSED_BUILD = """
-import sys, time
+import sys
 sys.path.insert(0, sys.argv[1])
 from msgid_db import cli, index
 real = index.parse_file
 def parse_file(data, module, stats=None):
     if module == "z_second":
         print("ready", flush=True)
-        time.sleep(60)
+        sys.stdin.readline()
     return real(data, module, stats)
 index.parse_file = parse_file
 sys.exit(cli.main(sys.argv[2:]))
@@ -267,13 +269,23 @@ class InterruptedBuildTest(unittest.TestCase):
         with open(os.path.join(self.index, "z_second"), "wb") as f:
             f.write(INDEX)
 
-    def paused_build(self) -> subprocess.Popen:
+    def paused_build(self, ignored: tuple[int, ...] = ()) -> subprocess.Popen:
+        """Start a paused build with the signals in @ignored ignored, as
+        nohup does, and the others at their default, whatever the test
+        runner inherited (a background job ignores SIGINT)."""
+        def dispositions() -> None:
+            for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+                signal.signal(sig, signal.SIG_IGN if sig in ignored
+                              else signal.SIG_DFL)
+
         proc = subprocess.Popen(
             [sys.executable, "-c", PAUSED_BUILD, os.path.dirname(SCRIPT),
              "--db", self.db, "build", "--index-dir", self.index],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, preexec_fn=dispositions)
         self.addCleanup(proc.stderr.close)
         self.addCleanup(proc.stdout.close)
+        self.addCleanup(proc.stdin.close)
         self.assertEqual(proc.stdout.readline(), b"ready\n")
         return proc
 
@@ -324,6 +336,22 @@ class InterruptedBuildTest(unittest.TestCase):
             self.assertNotIn(b"Traceback", proc.stderr.read())
             self.assert_old_database()
             self.assertEqual(self.temporaries(), [], sig)
+
+    def test_nohup(self) -> None:
+        """Under nohup a hangup does not stop the build."""
+        proc = self.paused_build(ignored=(signal.SIGHUP,))
+        proc.send_signal(signal.SIGHUP)
+        proc.stdin.write(b"go\n")
+        proc.stdin.flush()
+        self.assertEqual(proc.wait(), 0, proc.stderr.read())
+        self.assertEqual(self.temporaries(), [])
+        import sqlite3
+        conn = sqlite3.connect(self.db)
+        try:  # the new database, not the old one
+            self.assertEqual(conn.execute("SELECT COUNT(*) FROM sites")
+                             .fetchone(), (12005,))
+        finally:
+            conn.close()
 
     def test_failure_during_write(self) -> None:
         """An input error found half-way: old database, no temporary."""
