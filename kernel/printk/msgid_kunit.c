@@ -400,14 +400,21 @@ static void msgid_class_vaf_test(struct kunit *test)
 /*
  * dev_printk()'s format around a caller's "%s: disk": the caller's %s may
  * hold the tag, dev_printk()'s own %s (a device name) is never looked at.
+ * A tag in a wrapper's own text counts, and comes first.
  */
 static void msgid_replay_vaf_body(struct kunit *test, struct va_format *vaf)
 {
 	const enum printk_msgid_class *want = test->priv;
+	const char *name = want[0] ? FW_INFO : "0000:00:1f.2";
 	struct printk_msgid m;
 
-	msgid_get(&m, "%s %s: %pV", "ahci", want[0] ? FW_INFO : "0000:00:1f.2", vaf);
+	msgid_get(&m, "%s %s: %pV", "ahci", name, vaf);
 	KUNIT_EXPECT_EQ(test, m.class, want[1]);
+	KUNIT_EXPECT_PTR_EQ(test, m.fmt, vaf->fmt);
+	KUNIT_EXPECT_EQ(test, m.id, msgid_vector_id("%s: disk"));
+
+	msgid_get(&m, "%s " FW_WARN "%s: %pV", "ahci", name, vaf);
+	KUNIT_EXPECT_EQ(test, m.class, PRINTK_MSGID_FW_WARN);
 	KUNIT_EXPECT_PTR_EQ(test, m.fmt, vaf->fmt);
 	KUNIT_EXPECT_EQ(test, m.id, msgid_vector_id("%s: disk"));
 }
