@@ -230,9 +230,7 @@ class ScriptTest(unittest.TestCase):
 
 # Runs msgid-db.py, stopping the build half-way: when the second index file
 # is parsed, after 12000 rows of the first one went into the temporary
-# database.
-# A build that stops half-way, its database being written, until a line
-# arrives on its standard input.
+# database, it waits for a line on its standard input.
 PAUSED_BUILD = """
 import sys
 sys.path.insert(0, sys.argv[1])
@@ -293,16 +291,20 @@ class InterruptedBuildTest(unittest.TestCase):
         return sorted(n for n in os.listdir(self.tmp.name)
                       if n.startswith(".msgid.db."))
 
-    def assert_old_database(self) -> None:
+    def assert_database(self, sites: int) -> None:
+        """The database is sound and holds @sites call sites."""
         import sqlite3
         conn = sqlite3.connect(self.db)
         try:
             self.assertEqual(conn.execute("PRAGMA integrity_check")
                              .fetchall(), [("ok",)])
             self.assertEqual(conn.execute("SELECT COUNT(*) FROM sites")
-                             .fetchone(), (5,))
+                             .fetchone(), (sites,))
         finally:
             conn.close()
+
+    def assert_old_database(self) -> None:
+        self.assert_database(5)
         status, out, _ = self.run_cli("--db", self.db, "lookup", MCE)
         self.assertEqual(status, 0)
         self.assertIn("__print_mce", out)
@@ -345,13 +347,7 @@ class InterruptedBuildTest(unittest.TestCase):
         proc.stdin.flush()
         self.assertEqual(proc.wait(), 0, proc.stderr.read())
         self.assertEqual(self.temporaries(), [])
-        import sqlite3
-        conn = sqlite3.connect(self.db)
-        try:  # the new database, not the old one
-            self.assertEqual(conn.execute("SELECT COUNT(*) FROM sites")
-                             .fetchone(), (12005,))
-        finally:
-            conn.close()
+        self.assert_database(12005)  # the new database, not the old one
 
     def test_failure_during_write(self) -> None:
         """An input error found half-way: old database, no temporary."""
