@@ -4,7 +4,7 @@
 # COPY of kernel/printk/msgid.c (in $OUT/fuzz-break/<case>/msgid.c; the
 # repo's file is never touched) and runs the campaign on it for at most
 # BREAK_SECONDS (60). A case passes when the campaign fails. About
-# 13 x (10 s build + time to the crash) when all are caught.
+# 14 x (10 s build + time to the crash) when all are caught.
 # BREAK_SCRATCH=1 starts from a single empty input instead of the seeds,
 # to see what the fuzzer finds by itself.
 #
@@ -15,7 +15,7 @@ set -eu
 BREAK_SECONDS=${BREAK_SECONDS:-60}
 all="no-depth-limit no-page-size-check tag-overread precision-ignored star-width-skipped
      all-newlines cache-no-key-check tag-at-end replay-no-scan replay-precision-arg
-     string-cache-no-put-class wrapper-str-kept wrapper-str-replayed"
+     string-cache-no-put-class wrapper-str-kept wrapper-str-replayed id-in-plan-word"
 cases=${*:-$all}
 
 # mutate CASE FILE: a perl substitution on the copy.
@@ -31,9 +31,10 @@ mutate() {
 	tag-at-end)          perl -0pi -e 's/if \(len >= msgid_classes\[c\].len &&/if (len > msgid_classes[c].len \&\&/' "$2" ;;
 	replay-no-scan)      perl -0pi -e 's/\*class = msgid_str_class\(s\);/(void)msgid_str_class(s);/' "$2" ;;
 	replay-precision-arg) perl -0pi -e 's/ \|\| precision_arg\)/ || (precision_arg \&\& false))/' "$2" ;;
-	string-cache-no-put-class) perl -0pi -e 's/msgid_table_put\(msgid_strs, key, \(u64\)c << MSGID_CACHE_CLASS_SHIFT\)/msgid_table_put(msgid_strs, key, 0)/' "$2" ;;
+	string-cache-no-put-class) perl -0pi -e 's/msgid_entry_put\(entry, key, \(u64\)c << MSGID_CACHE_CLASS_SHIFT\)/msgid_entry_put(entry, key, 0)/' "$2" ;;
 	wrapper-str-kept)    perl -0pi -e 's/\tplan->str = PRINTK_MSGID_NONE;\n//' "$2" ;;
 	wrapper-str-replayed) perl -0pi -e 's/\t\t\tplan->args \^= \(MSGID_ARG_STR \^ MSGID_ARG_PTR\) << \(i \* MSGID_ARG_BITS\);/\t\t\tplan->args ^= 0;/' "$2" ;;
+	id-in-plan-word)     perl -0pi -e 's/return msgid_entry_get\(&msgid_cache\[msgid_cache_slot\(key\)\]\[1\], key\);/return msgid_entry_get(&msgid_cache[msgid_cache_slot(key)][0], key);/' "$2" ;;
 	*) die "unknown case $1 (cases: $all)" ;;
 	esac
 }

@@ -670,7 +670,7 @@ static void run_checks(struct ctx *c, va_list args0)
 		  S8(a, 48), S8(a, 56)
 
 /* One frame, one va_list per level, from the outermost level in. */
-static __attribute__((noinline)) void call_level(struct ctx *c, int L, ...)
+static noinline void call_level(struct ctx *c, int L, ...)
 {
 	va_list ap;
 

@@ -352,35 +352,39 @@ EXPORT_SYMBOL_IF_KUNIT(printk_msgid_hash);
  *
  * Formats in the kernel's .rodata never change, so what is learnt about
  * them is kept in small direct-mapped tables, keyed by the offset in
- * .rodata: a format's identifier, how to replay its walk, and the tag in
- * a %s argument that is a string in .rodata (__func__, driver names). An entry
- * is one 64-bit word, read and written whole with READ_ONCE()/WRITE_ONCE(),
- * so that a reader never sees a torn entry: no lock, no allocation, safe
- * in NMI. Each entry holds its own key, so an entry of one table never
- * pairs with one of the other table for another format. Racing writers
- * only overwrite each other with equally valid entries. Formats elsewhere
+ * .rodata. An entry is one 64-bit word, read and written whole with
+ * READ_ONCE()/WRITE_ONCE(), so that a reader never sees a torn entry: no
+ * lock, no allocation, safe in NMI. Each entry holds its own key, so an
+ * entry is never taken for another format's, and racing writers only
+ * overwrite each other with equally valid entries. Formats elsewhere
  * (modules, buffers) are never cached.
  *
- * Identifier entry; a plain format (no %pV, no %s scanned for a tag: see
- * msgid_plan_plain()) needs no walk at all:
- *   bits  0..31  identifier
+ * A slot of msgid_cache holds, in its first word, what a format needs on
+ * the next call: for a plain format (no %pV, no %s scanned for a tag: see
+ * msgid_plan_plain()) its identifier, for the others the plan of their
+ * walk, replayed instead of parsing the format again:
+ *   bits  0..31  identifier (plain); else argument codes in bits 0..29
+ *                (struct msgid_plan), the first in bits 0..2, and bit 30
+ *                set when the last argument is the struct va_format of a %pV
  *   bits 32..34  first tag in the format's text
  *   bit  35      plain
  *   bits 36..63  offset of the format in .rodata, never 0
  *
- * Plan entry, for the other formats when the walk can be replayed:
- *   bits  0..29  the argument codes (struct msgid_plan), first in bits 0..2
- *   bits 32..34  first tag in the format's text
- *   bit  35      the last argument is the struct va_format of a %pV
+ * and in its second word, in the same cache line, the identifier of a
+ * format that is not plain, for the calls that end there (a caller's
+ * format with %s arguments):
+ *   bits  0..31  identifier
  *   bits 36..63  offset of the format in .rodata, never 0
  *
- * String entry:
+ * msgid_strs holds the tag of a %s argument that is a string in .rodata
+ * (__func__, a driver's name):
  *   bits 32..34  first tag in the string
  *   bits 36..63  offset of the string in .rodata, never 0
  */
 #define MSGID_CACHE_CLASS_SHIFT	32
 #define MSGID_CACHE_PLAIN	BIT_ULL(35)
-#define MSGID_CACHE_PV		BIT_ULL(35)
+#define MSGID_CACHE_PV		BIT_ULL(30)
+#define MSGID_CACHE_ARGS	GENMASK(29, 0)
 
 /* The tag (bits 32..34) of an entry of any of the tables. */
 static enum printk_msgid_class msgid_entry_class(u64 e)
@@ -392,8 +396,7 @@ static enum printk_msgid_class msgid_entry_class(u64 e)
 #define MSGID_CACHE_BITS	9
 #define MSGID_CACHE_OFF_SHIFT	36
 
-static u64 msgid_cache[1 << MSGID_CACHE_BITS];
-static u64 msgid_plans[1 << MSGID_CACHE_BITS];
+static u64 msgid_cache[1 << MSGID_CACHE_BITS][2] __aligned(16);
 static u64 msgid_strs[1 << MSGID_CACHE_BITS];
 
 /*
@@ -416,73 +419,81 @@ static unsigned int msgid_cache_slot(u64 key)
 	return hash_32(key >> MSGID_CACHE_OFF_SHIFT, MSGID_CACHE_BITS);
 }
 
-/* The entry of @key in @table, or 0. */
-static u64 msgid_table_get(const u64 *table, u64 key)
+/* The entry of @key in @entry, or 0. */
+static u64 msgid_entry_get(const u64 *entry, u64 key)
 {
 	u64 e;
 
 	if (!key)
 		return 0;
-	e = READ_ONCE(table[msgid_cache_slot(key)]);
+	e = READ_ONCE(*entry);
 	return (e >> MSGID_CACHE_OFF_SHIFT) == (key >> MSGID_CACHE_OFF_SHIFT) ? e : 0;
 }
 
-static void msgid_table_put(u64 *table, u64 key, u64 val)
+static void msgid_entry_put(u64 *entry, u64 key, u64 val)
 {
 	if (key)
-		WRITE_ONCE(table[msgid_cache_slot(key)], key | val);
+		WRITE_ONCE(*entry, key | val);
 }
 
+/* A plain format's identifier entry, or a plan entry, or 0. */
 static u64 msgid_cache_get(u64 key)
 {
-	return msgid_table_get(msgid_cache, key);
+	return msgid_entry_get(&msgid_cache[msgid_cache_slot(key)][0], key);
 }
 
-static void msgid_cache_put(u64 key, u32 id, bool plain,
-			    enum printk_msgid_class lit)
+static void msgid_cache_put_plain(u64 key, u32 id, enum printk_msgid_class lit)
 {
 	BUILD_BUG_ON(PRINTK_MSGID_NR_CLASSES > 8);
-	msgid_table_put(msgid_cache, key, (plain ? MSGID_CACHE_PLAIN : 0) |
-			(u64)lit << MSGID_CACHE_CLASS_SHIFT | id);
-}
-
-static u64 msgid_plan_get(u64 key)
-{
-	return msgid_table_get(msgid_plans, key);
+	msgid_entry_put(&msgid_cache[msgid_cache_slot(key)][0], key,
+			MSGID_CACHE_PLAIN | (u64)lit << MSGID_CACHE_CLASS_SHIFT | id);
 }
 
 static void msgid_plan_put(u64 key, const struct msgid_plan *plan)
 {
-	BUILD_BUG_ON(MSGID_PLAN_ARGS * MSGID_ARG_BITS > MSGID_CACHE_CLASS_SHIFT);
+	BUILD_BUG_ON(MSGID_PLAN_ARGS * MSGID_ARG_BITS > 30);
 	/* Nothing to replay, or a replay would not do what the walk did. */
 	if (msgid_plan_plain(plan) || !plan->exact || plan->nused > MSGID_PLAN_ARGS)
 		return;
-	msgid_table_put(msgid_plans, key,
+	msgid_entry_put(&msgid_cache[msgid_cache_slot(key)][0], key,
 			(plan->pv ? MSGID_CACHE_PV : 0) |
 			(u64)plan->lit << MSGID_CACHE_CLASS_SHIFT |
 			(plan->args & (u32)(BIT_ULL(plan->nused * MSGID_ARG_BITS) - 1)));
+}
+
+/* The identifier entry of a format that is not plain, or 0. */
+static u64 msgid_id_get(u64 key)
+{
+	return msgid_entry_get(&msgid_cache[msgid_cache_slot(key)][1], key);
+}
+
+static void msgid_id_put(u64 key, u32 id)
+{
+	msgid_entry_put(&msgid_cache[msgid_cache_slot(key)][1], key, id);
 }
 
 /* The first tag in %s argument @s; looked for once if @s is in .rodata. */
 static enum printk_msgid_class msgid_str_class(const char *s)
 {
 	u64 key = msgid_cache_key(s);
-	u64 e = msgid_table_get(msgid_strs, key);
+	u64 *entry = &msgid_strs[msgid_cache_slot(key)];
+	u64 e = msgid_entry_get(entry, key);
 	enum printk_msgid_class c;
 
 	if (e)
 		return msgid_entry_class(e);
 	c = msgid_tag_in_arg(s, -1);
-	msgid_table_put(msgid_strs, key, (u64)c << MSGID_CACHE_CLASS_SHIFT);
+	msgid_entry_put(entry, key, (u64)c << MSGID_CACHE_CLASS_SHIFT);
 	return c;
 }
 #else
 static inline u64 msgid_cache_key(const char *fmt) { return 0; }
 static inline u64 msgid_cache_get(u64 key) { return 0; }
-static inline void msgid_cache_put(u64 key, u32 id, bool plain,
-				   enum printk_msgid_class lit) { }
-static inline u64 msgid_plan_get(u64 key) { return 0; }
+static inline void msgid_cache_put_plain(u64 key, u32 id,
+					 enum printk_msgid_class lit) { }
 static inline void msgid_plan_put(u64 key, const struct msgid_plan *plan) { }
+static inline u64 msgid_id_get(u64 key) { return 0; }
+static inline void msgid_id_put(u64 key, u32 id) { }
 static inline enum printk_msgid_class msgid_str_class(const char *s)
 {
 	return msgid_tag_in_arg(s, -1);
@@ -499,7 +510,7 @@ static const struct va_format *msgid_replay(u64 e, va_list *ap,
 {
 	u32 args;
 
-	for (args = (u32)e; args; args >>= MSGID_ARG_BITS) {
+	for (args = e & MSGID_CACHE_ARGS; args; args >>= MSGID_ARG_BITS) {
 		const char *s;
 
 		switch (args & MSGID_ARG_MASK) {
@@ -537,45 +548,27 @@ static const struct va_format *msgid_replay(u64 e, va_list *ap,
 
 /* ---- Identifier cache (end) -------------------------------------------- */
 
-/**
- * printk_msgid_get - identify a printk() call
- * @msgid: filled with the caller's format, its identifier and class
- * @fmt: the format passed to printk()
- * @args: its arguments; they are not consumed
- *
- * Follows the first %pV of each format to the format it carries, at most
- * PRINTK_MSGID_MAX_DEPTH times. A %pV whose struct va_format is NULL, an
- * error pointer, below PAGE_SIZE or has no format ends the search, as it
- * ends the formatting in vsnprintf().
+/*
+ * The rest of printk_msgid_get(), for a format that is not a cached plain
+ * one: replay or walk each format from @fmt (key @key, cache entry @e) on,
+ * following %pV, and identify the last.
  */
-void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
+static noinline void msgid_follow(struct printk_msgid *msgid, const char *fmt,
+				  va_list args, u64 key, u64 e)
 {
 	enum printk_msgid_class class = PRINTK_MSGID_NONE;
-	enum printk_msgid_class lit;
+	enum printk_msgid_class lit = PRINTK_MSGID_NONE;
 	const struct va_format *vaf;
 	struct msgid_plan plan;
-	u64 key, e, p;
-	bool plain;
+	bool plain = false;
 	va_list ap;
 	int depth;
 
 	va_copy(ap, args);
 	for (depth = 0; ; depth++) {
-		key = msgid_cache_key(fmt);
-		e = msgid_cache_get(key);
-		if (e & MSGID_CACHE_PLAIN) {
-			/* Nothing more to learn from the arguments. */
-			va_end(ap);
-			msgid->fmt = fmt;
-			msgid->id = (u32)e;
-			msgid->class = class ?: msgid_entry_class(e);
-			return;
-		}
-		p = msgid_plan_get(key);
-		if (p) {
-			/* Only formats that are not plain have a plan. */
-			vaf = msgid_replay(p, &ap, &class);
-			lit = msgid_entry_class(p);
+		if (e) {
+			/* A plan: only formats that are not plain have one. */
+			vaf = msgid_replay(e, &ap, &class);
 			plain = false;
 		} else {
 			vaf = msgid_walk(fmt, &ap, &plan);
@@ -591,14 +584,56 @@ void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 		    !vaf->fmt || !vaf->va)
 			break;
 		fmt = vaf->fmt;
+		key = msgid_cache_key(fmt);
+		e = msgid_cache_get(key);
+		if (e & MSGID_CACHE_PLAIN) {
+			/* Nothing more to learn from the arguments. */
+			msgid->fmt = fmt;
+			msgid->id = (u32)e;
+			msgid->class = class ?: msgid_entry_class(e);
+			return;
+		}
 		va_copy(ap, *vaf->va);
 	}
 
 	msgid->fmt = fmt;
 	msgid->class = class;
+	if (plain) {
+		/* Walked, so not cached yet: a plain format has no plan. */
+		msgid->id = printk_msgid_hash(fmt);
+		msgid_cache_put_plain(key, msgid->id, lit);
+		return;
+	}
+	e = msgid_id_get(key);
 	msgid->id = e ? (u32)e : printk_msgid_hash(fmt);
 	if (!e)
-		msgid_cache_put(key, msgid->id, plain, lit);
+		msgid_id_put(key, msgid->id);
+}
+
+/**
+ * printk_msgid_get - identify a printk() call
+ * @msgid: filled with the caller's format, its identifier and class
+ * @fmt: the format passed to printk()
+ * @args: its arguments; they are not consumed
+ *
+ * Follows the first %pV of each format to the format it carries, at most
+ * PRINTK_MSGID_MAX_DEPTH times. A %pV whose struct va_format is NULL, an
+ * error pointer, below PAGE_SIZE or has no format ends the search, as it
+ * ends the formatting in vsnprintf().
+ */
+void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
+{
+	u64 key = msgid_cache_key(fmt);
+	u64 e = msgid_cache_get(key);
+
+	/* The common case, a format seen before that no argument changes. */
+	if (e & MSGID_CACHE_PLAIN) {
+		msgid->fmt = fmt;
+		msgid->id = (u32)e;
+		msgid->class = msgid_entry_class(e);
+		return;
+	}
+	msgid_follow(msgid, fmt, args, key, e);
 }
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_get);
 

@@ -26,6 +26,8 @@ typedef int32_t s32;
 #define __init
 #define __used		__attribute__((__used__))
 #define __maybe_unused	__attribute__((__unused__))
+#define noinline	__attribute__((__noinline__))
+#define __aligned(x)	__attribute__((__aligned__(x)))
 
 #define min(a, b) ({				\
 	__typeof__(a) __shim_a = (a);		\
@@ -34,6 +36,7 @@ typedef int32_t s32;
 
 #define BIT(n)			(1UL << (n))
 #define BIT_ULL(n)		(1ULL << (n))
+#define GENMASK(h, l)		((~0UL << (l)) & (~0UL >> (8 * sizeof(long) - 1 - (h))))
 #define BUILD_BUG_ON(cond)	_Static_assert(!(cond), "BUILD_BUG_ON(" #cond ")")
 
 #define WRITE_ONCE(x, val)	(*(volatile __typeof__(x) *)&(x) = (val))
