@@ -549,6 +549,18 @@ static const struct va_format *msgid_replay(u64 e, va_list *ap,
 /* ---- Identifier cache (end) -------------------------------------------- */
 
 /*
+ * Identify the call as @fmt, a cached plain format of entry @e; @class is
+ * the tag found in %s arguments on the way, if any, else the format's own.
+ */
+static void msgid_set_plain(struct printk_msgid *msgid, const char *fmt,
+			    u64 e, enum printk_msgid_class class)
+{
+	msgid->fmt = fmt;
+	msgid->id = (u32)e;
+	msgid->class = class ?: msgid_entry_class(e);
+}
+
+/*
  * The rest of printk_msgid_get(), for a format that is not a cached plain
  * one: replay or walk each format from @fmt (key @key, cache entry @e) on,
  * following %pV, and identify the last.
@@ -569,7 +581,6 @@ static noinline void msgid_follow(struct printk_msgid *msgid, const char *fmt,
 		if (e) {
 			/* A plan: only formats that are not plain have one. */
 			vaf = msgid_replay(e, &ap, &class);
-			plain = false;
 		} else {
 			vaf = msgid_walk(fmt, &ap, &plan);
 			msgid_plan_put(key, &plan);
@@ -588,9 +599,7 @@ static noinline void msgid_follow(struct printk_msgid *msgid, const char *fmt,
 		e = msgid_cache_get(key);
 		if (e & MSGID_CACHE_PLAIN) {
 			/* Nothing more to learn from the arguments. */
-			msgid->fmt = fmt;
-			msgid->id = (u32)e;
-			msgid->class = class ?: msgid_entry_class(e);
+			msgid_set_plain(msgid, fmt, e, class);
 			return;
 		}
 		va_copy(ap, *vaf->va);
@@ -628,9 +637,7 @@ void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 
 	/* The common case, a format seen before that no argument changes. */
 	if (e & MSGID_CACHE_PLAIN) {
-		msgid->fmt = fmt;
-		msgid->id = (u32)e;
-		msgid->class = msgid_entry_class(e);
+		msgid_set_plain(msgid, fmt, e, PRINTK_MSGID_NONE);
 		return;
 	}
 	msgid_follow(msgid, fmt, args, key, e);
