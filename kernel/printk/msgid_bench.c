@@ -4,8 +4,9 @@
  *
  * Stores @count messages of each kind through printk(), @reps times, and
  * prints the median nanoseconds per message for each kind with the
- * printk.msgid switch off and on (only off without CONFIG_PRINTK_MSGID),
- * and, with CONFIG_PRINTK_MSGID, the cost of printk_msgid_get() alone.
+ * printk.msgid switch off and on (only off without CONFIG_PRINTK_MSGID or
+ * with only_off=1), and, with CONFIG_PRINTK_MSGID, the cost of
+ * printk_msgid_get() alone.
  * Kinds and modes are interleaved inside each repetition, and the order of
  * the modes alternates between repetitions, so that a slow phase of the
  * machine weighs on every cell alike.
@@ -41,6 +42,16 @@ MODULE_PARM_DESC(count, "messages per kind, mode and repetition");
 static unsigned int reps = 15;
 module_param(reps, uint, 0444);
 MODULE_PARM_DESC(reps, "repetitions; the median is reported");
+
+/*
+ * A kernel that switches the identifiers on between measurements leaves
+ * longer records in the ring buffer, which the next measurement with the
+ * switch off then pushes out: to compare the switch-off path with a
+ * CONFIG_PRINTK_MSGID=n kernel, measure it alone.
+ */
+static bool only_off;
+module_param(only_off, bool, 0444);
+MODULE_PARM_DESC(only_off, "measure with the switch off only, never turning it on");
 
 /* The result lines, which must reach the console at any loglevel but 0. */
 #define bench_report(fmt, ...) \
@@ -351,6 +362,7 @@ static void msgid_bench_printk(struct kunit *test)
 	/* per kind: on/off per repetition, in parts per 10^6 */
 	u64 *ratio = kunit_kcalloc(test, BENCH_NR_KINDS * reps, sizeof(*ratio),
 				   GFP_KERNEL);
+	int nmodes = only_off ? 1 : BENCH_NR_MODES;
 	bool was_on = bench_get_mode();
 	unsigned int r, n = count;
 	int k, i, mode;
@@ -362,24 +374,24 @@ static void msgid_bench_printk(struct kunit *test)
 #define T(k, mode, r) t[((k) * BENCH_NR_MODES + (mode)) * reps + (r)]
 
 	bench_report("start config_msgid=%d modes=%d count=%u reps=%u",
-		     IS_ENABLED(CONFIG_PRINTK_MSGID), BENCH_NR_MODES, n, reps);
+		     IS_ENABLED(CONFIG_PRINTK_MSGID), nmodes, n, reps);
 
 	/* Warm up caches and the ring buffer. */
 	for (k = 0; k < BENCH_NR_KINDS; k++)
-		for (mode = 0; mode < BENCH_NR_MODES; mode++) {
+		for (mode = 0; mode < nmodes; mode++) {
 			bench_set_mode(mode);
 			bench_store(k, n / 4);
 		}
 
 	for (r = 0; r < reps; r++) {
 		for (k = 0; k < BENCH_NR_KINDS; k++) {
-			for (i = 0; i < BENCH_NR_MODES; i++) {
+			for (i = 0; i < nmodes; i++) {
 				/* off, on in even repetitions; on, off in odd ones */
-				mode = r % 2 ? BENCH_NR_MODES - 1 - i : i;
+				mode = r % 2 ? nmodes - 1 - i : i;
 				bench_set_mode(mode);
 				T(k, mode, r) = bench_store(k, n);
 			}
-			if (BENCH_NR_MODES == 2)
+			if (nmodes == 2)
 				ratio[k * reps + r] = div64_u64(T(k, 1, r) * 1000000,
 								max_t(u64, T(k, 0, r), 1));
 		}
@@ -388,7 +400,7 @@ static void msgid_bench_printk(struct kunit *test)
 	bench_set_mode(was_on);
 
 	for (k = 0; k < BENCH_NR_KINDS; k++) {
-		for (mode = 0; mode < BENCH_NR_MODES; mode++) {
+		for (mode = 0; mode < nmodes; mode++) {
 			u64 med = bench_median(&T(k, mode, 0), reps);
 			u64 lo = T(k, mode, 0), hi = T(k, mode, reps - 1);
 
@@ -397,7 +409,7 @@ static void msgid_bench_printk(struct kunit *test)
 				     bench_ns(med, n).s, bench_ns(lo, n).s,
 				     bench_ns(hi, n).s, n, reps);
 		}
-		if (BENCH_NR_MODES == 2) {
+		if (nmodes == 2) {
 			u64 med = bench_median(&ratio[k * reps], reps);
 
 			bench_report("kind=%s on_off_ppm=%llu", bench_kind_names[k], med);
