@@ -9,7 +9,7 @@ DEBUG := $(H)/configs/hw-debug.config
 
 .PHONY: help deps tree refresh kernel kernel-off kernel-debug kunit kunit-um \
 	kunit-i386 vectors pytest selftest check-debug demo series series-check \
-	docs docs-html bench bench-db fuzz check clean
+	docs docs-html bench bench-icount bench-db fuzz check clean
 
 help:
 	@echo "make demo        boot the patched kernel, look its identifiers up (first command)"
@@ -27,6 +27,7 @@ help:
 	@echo "make series-check  git am, checkpatch, kernel-doc, sparse, W=1, build per patch"
 	@echo "make docs        check the documentation (docutils); docs-html: Sphinx"
 	@echo "make bench       cost of identifiers in printk, on UML (about 20 min)"
+	@echo "make bench-icount  the same in instructions, x86_64 under QEMU -icount (about 15 min)"
 	@echo "make bench-db    speed of msgid-db.py lookup/annotate/build vs git grep"
 	@echo "make fuzz        libFuzzer+ASan+UBSan on msgid.c in user space (FUZZ_SECONDS=60)"
 
@@ -85,6 +86,9 @@ docs-html: tree
 
 bench: tree
 	$(H)/bench.sh
+
+bench-icount: tree
+	ICOUNT=1 $(H)/bench.sh
 
 bench-db: kernel
 	$(H)/bench-db.sh

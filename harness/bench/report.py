@@ -4,10 +4,18 @@
 
 Each log out/bench/run-<round>-<label>.log is one boot of a UML kernel
 running kernel/printk/msgid_bench.c; labels: off (CONFIG_PRINTK_MSGID=n),
-on (=y), on-time0 (=y, printk.time=0), caller (=y, CONFIG_PRINTK_CALLER=y).
+on (=y), on-offonly (=y, the switch never turned on: the one compared with
+off, see only_off in msgid_bench.c), on-time0 (=y, printk.time=0), caller
+(=y, CONFIG_PRINTK_CALLER=y).
 All boots but on-time0 run with printk.time=1. Every number is the median
 over the boots of the per-boot medians; cross-boot ratios are taken per
 round (boots of one round run back to back) and their median is shown.
+
+With --icount the logs come from x86_64 kernels run under QEMU TCG with
+"-icount shift=0" (harness/bench.sh with ICOUNT=1), where the guest clock
+advances one nanosecond per instruction executed: every number is then a
+count of instructions, and a ratio across kernels (CONFIG=y switch off over
+CONFIG=n) is as exact as one inside a boot.
 """
 
 import glob
@@ -52,7 +60,10 @@ def fmt(x, ratio=False):
 
 
 def main():
-    d = sys.argv[1] if len(sys.argv) > 1 else "out/bench"
+    args = sys.argv[1:]
+    icount = "--icount" in args
+    args = [a for a in args if a != "--icount"]
+    d = args[0] if args else "out/bench"
     runs = {}  # label -> round -> results
     for path in glob.glob(os.path.join(d, "run-*.log")):
         m = re.match(r"run-(\d+)-(.+)\.log$", os.path.basename(path))
@@ -61,6 +72,9 @@ def main():
     if "off" not in runs or "on" not in runs:
         sys.exit(f"report.py: no off/on runs in {d}")
     rounds = sorted(set(runs["off"]) & set(runs["on"]))
+    # The switch-off path against CONFIG=n: from a boot that never turned
+    # the switch on, when there is one (older logs have none).
+    sw = "on-offonly" if "on-offonly" in runs else "on"
 
     def cell(label, kind, key):
         return med(r.get((kind, key)) for r in runs.get(label, {}).values())
@@ -75,17 +89,21 @@ def main():
                 out.append(a / b)
         return out
 
+    if icount:
+        report_icount(runs, sw, cell, per_round)
+        return
+
     rows = []
     spread = []
     for k in KINDS:
         onoff = [r.get((k, "on/off")) for r in runs["on"].values()]
         onoff = [x for x in onoff if x is not None]
-        cfg = per_round("on", "off", k, "off")
+        cfg = per_round(sw, "off", k, "off")
         tm = per_round("on", "on-time0", k, "off")
         clr = per_round("caller", "on", k, "off")
         mins = [r[(k, "on:min")] / r[(k, "off:min")] for r in runs["on"].values()
                 if r.get((k, "on:min")) and r.get((k, "off:min"))]
-        cfgmin = per_round("on", "off", k, "off:min")
+        cfgmin = per_round(sw, "off", k, "off:min")
         rows.append([k, fmt(cell("off", k, "off")), fmt(cell("on", k, "off")),
                      fmt(cell("on", k, "on")), fmt(med(onoff), True),
                      fmt(med(mins), True), fmt(med(cfg), True), fmt(med(cfgmin), True), fmt(med(tm), True),
@@ -99,7 +117,7 @@ def main():
     print(f"printk msgid benchmark: ns per message stored (UML, console silent), "
           f"median of {n_on} boots x per-boot median of the repetitions")
     print("  on/off  = switch on / switch off, paired inside each boot (CONFIG=y)")
-    print("  swoff/n = CONFIG=y switch off / CONFIG=n, paired per round of boots")
+    print(f"  swoff/n = CONFIG=y switch off / CONFIG=n, paired per round of boots ({sw})")
     print("  (min)   = the same ratio from the fastest repetition of each boot: host")
     print("            preemption only ever adds time, so it is the least noisy estimate")
     print("  time1/0 = printk.time=1 / printk.time=0 (CONFIG=y, switch off), for comparison")
@@ -125,7 +143,8 @@ def main():
     for k in KINDS:
         n, yo, yn = floor("off", k, "off"), floor("on", k, "off"), floor("on", k, "on")
         frows.append([k, fmt(n), fmt(yo), fmt(yn), fmt(q(yn, yo), True),
-                      fmt(q(yo, n), True), fmt(q(yo, floor("on-time0", k, "off")), True),
+                      fmt(q(floor(sw, k, "off"), n), True),
+                      fmt(q(yo, floor("on-time0", k, "off")), True),
                       fmt(q(floor("caller", k, "off"), yo), True)])
     fw = [max(len(str(r[i])) for r in frows + [fh]) for i in range(len(fh))]
     for r in [fh] + frows:
@@ -138,6 +157,79 @@ def main():
             return f"{min(xs):.3f}..{max(xs):.3f}" if xs else "-"
         print(f"  {k:<7} on/off {rng(onoff)}  swoff/n {rng(cfg)}  "
               f"time1/0 {rng(tm)}  CALLER {rng(clr)}")
+    before_after(runs, cell, per_round)
+    print()
+    miss_sw = [r[0] for r in rows if r[4] != "-" and float(r[4]) > 1.03]
+    miss_cfg = [r[0] for r in frows if r[5] != "-" and float(r[5]) > 1.005]
+    print("goal switch on/off <= 1.03 (paired medians): " +
+          ("met" if not miss_sw else "MISSED for " + ", ".join(miss_sw)))
+    print("goal CONFIG on(off)/off <= 1.005 (floors): " +
+          ("met" if not miss_cfg else "MISSED for " + ", ".join(miss_cfg)) +
+          " (compare with the time1/0 and CALLER columns: the cross-boot noise)")
+
+
+def table(head, rows):
+    w = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+    for r in [head] + rows:
+        print("  ".join(str(c).rjust(w[i]) if i else str(c).ljust(w[i])
+                        for i, c in enumerate(r)))
+
+
+def report_icount(runs, sw, cell, per_round):
+    """Instructions per message: one table, the goals, before/after."""
+    print("printk msgid benchmark: instructions per message stored (x86_64 under "
+          "QEMU TCG, -icount shift=0: a guest ns is an instruction; console silent), "
+          f"median of {len(runs['on'])} boots x per-boot median of the repetitions")
+    print("  on/off  = switch on / switch off, inside each boot (CONFIG=y)")
+    print("  swoff/n = CONFIG=y switch off / CONFIG=n: instruction counts, so as exact")
+    print(f"            across kernels as inside one ({sw})")
+    print("  +on, +swoff = the same as differences, instructions per message")
+    print("  time1/0 = printk.time=1 / printk.time=0 (CONFIG=y, switch off), for comparison")
+    print("  CALLER  = CONFIG_PRINTK_CALLER=y / n (CONFIG=y, switch off), for comparison")
+    print("  get()   = printk_msgid_get() alone, instructions per call")
+    print("  Instructions are not time: cache misses and stalls are not counted (make")
+    print("  bench times the same code natively on UML).")
+    print()
+    head = ["kind", "CONFIG=n", "y,sw=off", "y,sw=on", "on/off", "+on",
+            "swoff/n", "+swoff", "time1/0", "CALLER", "get()"]
+    rows = []
+    spread = []
+
+    def q(a, b):
+        return a / b if a and b else None
+
+    def dif(a, b):
+        return f"{a - b:+.0f}" if a and b else "-"
+    for k in KINDS:
+        n, yo, yn = cell("off", k, "off"), cell("on", k, "off"), cell("on", k, "on")
+        onoff = [r.get((k, "on/off")) for r in runs["on"].values()]
+        onoff = [x for x in onoff if x is not None]
+        cfg = per_round(sw, "off", k, "off")
+        rows.append([k, fmt(n), fmt(yo), fmt(yn), fmt(med(onoff), True), dif(yn, yo),
+                     fmt(med(cfg), True), dif(cell(sw, k, "off"), n),
+                     fmt(med(per_round("on", "on-time0", k, "off")), True),
+                     fmt(med(per_round("caller", "on", k, "off")), True),
+                     fmt(cell("on", k, "get"))])
+        spread.append((k, onoff, cfg))
+    table(head, rows)
+    print()
+    print("spread over boots (min..max), a check of the method's determinism:")
+    for k, onoff, cfg in spread:
+        def rng(xs):
+            return f"{min(xs):.4f}..{max(xs):.4f}" if xs else "-"
+        print(f"  {k:<7} on/off {rng(onoff)}  swoff/n {rng(cfg)}")
+    before_after(runs, cell, per_round)
+    print()
+    miss_sw = [r[0] for r in rows if r[4] != "-" and float(r[4]) > 1.03]
+    miss_cfg = [r[0] for r in rows if r[6] != "-" and float(r[6]) > 1.005]
+    print("goal switch on/off <= 1.03, in instructions: " +
+          ("met" if not miss_sw else "MISSED for " + ", ".join(miss_sw)))
+    print("goal CONFIG on(off)/off <= 1.005, in instructions: " +
+          ("met" if not miss_cfg else "MISSED for " + ", ".join(miss_cfg)))
+
+
+def before_after(runs, cell, per_round):
+    """The before/after section, when a BENCH_BASE kernel was booted."""
     if "base" in runs:
         print()
         print("before/after: base = BENCH_BASE kernel (CONFIG=y), new = this tree (CONFIG=y)")
@@ -157,14 +249,6 @@ def main():
         for r in [bh] + brows:
             print("  ".join(str(c).rjust(bw[i]) if i else str(c).ljust(bw[i])
                             for i, c in enumerate(r)))
-    print()
-    miss_sw = [r[0] for r in rows if r[4] != "-" and float(r[4]) > 1.03]
-    miss_cfg = [r[0] for r in frows if r[5] != "-" and float(r[5]) > 1.005]
-    print("goal switch on/off <= 1.03 (paired medians): " +
-          ("met" if not miss_sw else "MISSED for " + ", ".join(miss_sw)))
-    print("goal CONFIG on(off)/off <= 1.005 (floors): " +
-          ("met" if not miss_cfg else "MISSED for " + ", ".join(miss_cfg)) +
-          " (compare with the time1/0 and CALLER columns: the cross-boot noise)")
 
 
 if __name__ == "__main__":
