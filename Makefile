@@ -13,7 +13,7 @@ DEBUG := $(H)/configs/hw-debug.config
 
 help:
 	@echo "make demo        boot the patched kernel, look its identifiers up (first command)"
-	@echo "make check       everything CI runs (50-65 min cold on 2 cores)"
+	@echo "make check       everything CI runs (50-70 min cold on 2 cores)"
 	@echo "make tree        out/linux = base + our files and patches (git repo)"
 	@echo "make refresh     write edits made in out/linux back to the repo"
 	@echo "make kernel      x86_64 bzImage with CONFIG_PRINTK_MSGID=y (out/build/msgid)"
