@@ -80,7 +80,7 @@ if [ "$BENCH_BUILD" = 1 ]; then
 		t1=$(date +%s)
 		if ! ./tools/testing/kunit/kunit.py build "${arch[@]}" \
 			--kunitconfig="$conf/$v.kunitconfig" "${xconf[@]}" \
-			--build_dir="$BUILD/$pre-$v" --jobs="$(nproc)" \
+			--build_dir="$(objdir "$pre-$v")" --jobs="$(nproc)" \
 			--make_options "CC=$(kcc)" > "$logs/build-$v.log" 2>&1; then
 			tail -30 "$logs/build-$v.log" >&2
 			die "bench: build of $v failed, log in $logs/build-$v.log"

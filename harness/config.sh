@@ -10,7 +10,7 @@ shift
 frags=()
 for f in "$@"; do frags+=("$(realpath "$f")"); done
 set -- "${frags[@]}"
-dir=$BUILD/$name
+dir=$(objdir "$name")
 mkdir -p "$dir"
 cd "$TREE"
 make -s O="$dir" CC="$(kcc)" tinyconfig >/dev/null

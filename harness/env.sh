@@ -24,6 +24,29 @@ overlay_files() {
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# objdir NAME [SRC]: make the build directory out/build/NAME and print its
+# path. The objects live in SRC/build-NAME (SRC defaults to out/linux) and
+# out/build/NAME is a symlink to it. Kbuild, building in a direct
+# subdirectory of its source, takes srctree=".." instead of an absolute
+# path, so no compiler command line, preprocessed file or __FILE__ holds
+# the path of the clone: ccache then hits for a clone at any path, and
+# for two trees (out/linux, out/series-am) whose sources are the same.
+# make tree and make refresh leave build-*/ alone.
+objdir() {
+	local name=$1 src=${2:-$TREE}
+	mkdir -p "$src/build-$name" "$BUILD"
+	ln -sfn "$(realpath --relative-to="$BUILD" "$src/build-$name")" "$BUILD/$name"
+	echo "$BUILD/$name"
+}
+
+# ccache: results are keyed by content, so a hit never stands in for a
+# file whose source or flags changed. No absolute path reaches the
+# compiler (objdir), and the working directory is left out of the key
+# (it only matters for debug info, which no configuration here asks for).
+# The size covers every configuration make check and make bench build.
+export CCACHE_NOHASHDIR=1
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-25G}
+
 # Use ccache when it is installed; it makes rebuilds of the same tree cheap.
 kcc() {
 	if command -v ccache >/dev/null 2>&1; then

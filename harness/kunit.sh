@@ -16,7 +16,7 @@ say "KUnit printk_msgid on $arch ($eta cold on 2 cores)"
 cd "$TREE"
 t0=$(date +%s)
 if ! ./tools/testing/kunit/kunit.py run --kunitconfig=kernel/printk \
-	--arch="$arch" --build_dir="$BUILD/kunit-$arch" --jobs="$(nproc)" \
+	--arch="$arch" --build_dir="$(objdir "kunit-$arch")" --jobs="$(nproc)" \
 	--timeout=900 --make_options "CC=$(kcc)" > "$log" 2>&1; then
 	tail -40 "$log" >&2
 	die "KUnit on $arch failed, full log in out/kunit-$arch.log"

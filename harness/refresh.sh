@@ -32,5 +32,5 @@ while read -r f; do
 	fi
 	say "refreshed $f"
 	n=$((n + 1))
-done < <({ git diff --name-only --no-renames overlay; git ls-files --others | grep -v -E "(^|/)__pycache__/|\.pyc$"; } | sort -u)
+done < <({ git diff --name-only --no-renames overlay; git ls-files --others --exclude='/build-*/' | grep -v -E "(^|/)__pycache__/|\.pyc$"; } | sort -u)
 say "$n paths written back to the repo"

@@ -29,7 +29,7 @@ if [ -d "$TREE/.git" ] && [ "$(git -C "$TREE" log -1 --format=%s base 2>/dev/nul
 		done > "$keep"
 	fi
 	git -C "$TREE" checkout -q -f --detach base
-	git -C "$TREE" clean -fdxq
+	git -C "$TREE" clean -fdxq -e '/build-*/'
 else
 	[ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL missing: run harness/deps.sh"
 	say "unpacking $BASE_PKG $BASE_VERSION into out/linux (about 1 minute)"
@@ -41,6 +41,8 @@ else
 	git config user.name "msgid harness"
 	git config user.email "harness@localhost"
 	git config gc.auto 0
+	# The kernels are built in build-NAME/ (harness/env.sh: objdir).
+	echo '/build-*/' >> .git/info/exclude
 	git add -A -f .
 	git commit -q -m "$stamp"
 	git tag -f base >/dev/null

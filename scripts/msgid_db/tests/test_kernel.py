@@ -60,6 +60,24 @@ class VmlinuxTest(unittest.TestCase):
             self.assertIn((file, func), [(s.file, s.function) for s in sites],
                           fmt)
 
+    def test_file_names_do_not_depend_on_the_build_path(self) -> None:
+        # The harness builds out of tree, in a directory beside the
+        # sources, and any clone of the repo can build: a call site's
+        # file must be named as in the kernel tree ("init/main.c"), never
+        # with the path of the source or build directory in it
+        # ("../init/main.c", "/home/.../out/linux/init/main.c").
+        tree = os.path.join(ROOT, "out", "linux")
+        bad = []
+        for site in self.db.all_sites():
+            f = site.file
+            if (f.startswith(("/", "./", "../")) or "/../" in f
+                    or not (os.path.isfile(os.path.join(tree, f))
+                            or os.path.isfile(os.path.join(BUILD, f)))):
+                bad.append("%s:%s %s" % (f, site.line, site.function))
+        self.assertEqual(bad[:10], [], "%d of %d call sites name a file "
+                         "that is not a path in the kernel tree"
+                         % (len(bad), len(self.db.all_sites())))
+
     def test_index_size(self) -> None:
         image = elf.ElfFile.from_path(VMLINUX)
         self.assertGreater(len(image.printk_index()), 500)
