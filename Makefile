@@ -6,10 +6,12 @@ H := harness
 X86 := $(H)/configs/x86_64.config
 OFF := $(H)/configs/msgid-off.config
 DEBUG := $(H)/configs/hw-debug.config
+# Every job runs under jobs.sh, which logs its wall time (out/jobs.log).
+J = $(H)/jobs.sh run $@
 
 .PHONY: help deps tree refresh kernel kernel-off kernel-debug kunit kunit-um \
 	kunit-i386 vectors pytest selftest check-debug demo series series-check \
-	docs docs-html bench bench-icount bench-db fuzz check clean
+	docs docs-html bench bench-icount bench-db fuzz check check-jobs check-start clean
 
 help:
 	@echo "make demo        boot the patched kernel, look its identifiers up (first command)"
@@ -32,76 +34,94 @@ help:
 	@echo "make fuzz        libFuzzer+ASan+UBSan on msgid.c in user space (FUZZ_SECONDS=60)"
 
 deps:
-	$(H)/deps.sh
+	$(J) $(H)/deps.sh
 
 tree: deps
-	$(H)/tree.sh
+	$(J) $(H)/tree.sh
 
 refresh:
-	$(H)/refresh.sh
+	$(J) $(H)/refresh.sh
 
 kernel: tree
-	$(H)/build.sh msgid $(X86)
+	$(J) $(H)/build.sh msgid $(X86)
 
 kernel-off: tree
-	$(H)/build.sh nomsgid $(X86) $(OFF)
+	$(J) $(H)/build.sh nomsgid $(X86) $(OFF)
 
 kernel-debug: tree
-	$(H)/build.sh debug $(X86) $(DEBUG)
+	$(J) $(H)/build.sh debug $(X86) $(DEBUG)
 
 kunit: kunit-um kunit-i386
 
 kunit-um: tree
-	$(H)/kunit.sh um
+	$(J) $(H)/kunit.sh um
 
 kunit-i386: tree
-	$(H)/kunit.sh i386
+	$(J) $(H)/kunit.sh i386
 
 vectors:
-	python3 $(H)/check-vectors.py kernel/printk/msgid_kunit.c
+	$(J) python3 $(H)/check-vectors.py kernel/printk/msgid_kunit.c
 
 pytest:
-	$(H)/pytest.sh
+	$(J) $(H)/pytest.sh
 
 selftest: kernel
-	$(H)/selftest.sh
+	$(J) $(H)/selftest.sh
 
 check-debug: kernel-debug
-	$(H)/selftest-hw.sh
+	$(J) $(H)/selftest-hw.sh
 
 demo: kernel
-	$(H)/demo.sh
+	$(J) $(H)/demo.sh
 
 series: tree
-	python3 $(H)/series.py out/linux out/series
+	$(J) python3 $(H)/series.py out/linux out/series
 
-series-check: series
-	$(H)/series-check.sh
+series-check: series kernel
+	$(J) $(H)/series-check.sh
 
 docs: tree
-	$(H)/docs.sh
+	$(J) $(H)/docs.sh
 
 docs-html: tree
-	$(H)/docs.sh --sphinx
+	$(J) $(H)/docs.sh --sphinx
 
 bench: tree
-	$(H)/bench.sh
+	$(J) $(H)/bench.sh
 
 bench-icount: tree
-	ICOUNT=1 $(H)/bench.sh
+	ICOUNT=1 $(J) $(H)/bench.sh
 
 bench-db: kernel
-	$(H)/bench-db.sh
+	$(J) $(H)/bench-db.sh
 
 fuzz: deps
-	$(H)/fuzz.sh
+	$(J) $(H)/fuzz.sh
 
-# pytest runs after selftest so that its tests against the boot log of the
-# booted kernel (out/boot/boot.log) run instead of being skipped.
-CHECKS := vectors docs fuzz kernel kernel-off kunit-um kunit-i386 selftest pytest \
-	check-debug series-check
-check: $(CHECKS)
+# make check runs two jobs at a time (CHECK_JOBS): a kernel build keeps
+# both cores busy, but its links, a QEMU boot (single-threaded TCG) or the
+# fuzzer use one, and the other job fills the second. Every line is tagged
+# with its job. The longest jobs come first; the orders below let a build
+# take from ccache what an earlier one compiled, and pytest read the boot
+# log of make selftest (out/boot/boot.log) instead of skipping those tests.
+CHECK_JOBS ?= 2
+CHECKS := kernel kernel-debug kunit-i386 kunit-um kernel-off series-check \
+	selftest check-debug fuzz pytest docs vectors
+ifneq ($(filter check-jobs,$(MAKECMDGOALS)),)
+kernel-off: kernel
+series-check: kernel-off
+pytest: selftest
+endif
+
+check: check-start
+	@JOBS_TAG=1 $(MAKE) --no-print-directory -j$(CHECK_JOBS) check-jobs
+	@$(H)/jobs.sh report
 	@echo "check: $(words $(CHECKS)) passed, 0 failed"
+
+check-jobs: $(CHECKS)
+
+check-start:
+	@$(H)/jobs.sh start
 
 clean:
 	rm -rf out
