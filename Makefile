@@ -9,7 +9,7 @@ DEBUG := $(H)/configs/hw-debug.config
 # Every job runs under jobs.sh, which logs its wall time (out/jobs.log).
 J = $(H)/jobs.sh run $@
 
-.PHONY: help deps tree refresh kernel kernel-off kernel-debug kunit kunit-um \
+.PHONY: help deps base tree refresh kernel kernel-off kernel-debug kunit kunit-um \
 	kunit-i386 vectors pytest selftest check-debug demo series series-check \
 	docs docs-html bench bench-icount bench-db fuzz check check-jobs check-start clean
 
@@ -36,7 +36,10 @@ help:
 deps:
 	$(J) $(H)/deps.sh
 
-tree: deps
+base: deps
+	$(J) $(H)/base.sh
+
+tree: base
 	$(J) $(H)/tree.sh
 
 refresh:

@@ -2,16 +2,22 @@
 # Shared settings for the harness scripts. Sourced, never run.
 #
 # The base kernel is pinned here and only here: moving to another Debian
-# linux-source-6.12 upload is a deliberate commit that also refreshes every
-# <path>.patch in the repo (make tree && make refresh).
+# linux-source upload is a deliberate commit that also refreshes every
+# <path>.patch in the repo (make tree && make refresh). harness/base.sh
+# fetches it from BASE_SUITE into out/base/ without installing anything
+# on the host.
 BASE_PKG=linux-source-6.12
 BASE_VERSION=6.12.118-1~deb12u1
-BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
+BASE_SUITE=bookworm-security
+DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org}
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${OUT:-$ROOT/out}
 TREE=${TREE:-$OUT/linux}
 BUILD=$OUT/build
+# base_tarball PKG VERSION: where harness/base.sh puts that source.
+base_tarball() { echo "$OUT/base/$1_$2.tar.xz"; }
+BASE_TARBALL=$(base_tarball "$BASE_PKG" "$BASE_VERSION")
 
 # Files of the repo that are not part of the kernel overlay.
 overlay_files() {

@@ -31,8 +31,8 @@ if [ -d "$TREE/.git" ] && [ "$(git -C "$TREE" log -1 --format=%s base 2>/dev/nul
 	git -C "$TREE" checkout -q -f --detach base
 	git -C "$TREE" clean -fdxq -e '/build-*/'
 else
-	[ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL missing: run harness/deps.sh"
-	say "unpacking $BASE_PKG $BASE_VERSION into out/linux (about 1 minute)"
+	[ -f "$BASE_TARBALL" ] || "$ROOT/harness/base.sh"
+	say "unpacking $BASE_PKG $BASE_VERSION into ${TREE#"$ROOT"/} (about 1 minute)"
 	rm -rf "$TREE"
 	mkdir -p "$TREE"
 	tar -xf "$BASE_TARBALL" -C "$TREE" --strip-components=1
@@ -76,4 +76,4 @@ if [ -n "${keep:-}" ]; then
 	rm -f "$keep"
 fi
 git checkout -q -B msgid
-say "out/linux: base $BASE_VERSION + $n overlay files (git diff base shows the change)"
+say "${TREE#"$ROOT"/}: base $BASE_VERSION + $n overlay files (git diff base shows the change)"
