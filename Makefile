@@ -114,6 +114,9 @@ ifneq ($(filter check-jobs,$(MAKECMDGOALS)),)
 kernel-off: kernel
 series-check: kernel-off
 pytest: selftest
+# The debug kernel under TCG is slow enough already: boot it when no
+# kernel build shares the host with it.
+check-debug: kunit-i386 kunit-um series-check
 endif
 
 check: check-start
