@@ -5,7 +5,8 @@ import argparse
 import contextlib
 import os
 import sys
-from typing import TYPE_CHECKING, BinaryIO, Iterable, Iterator, Optional
+from typing import (TYPE_CHECKING, BinaryIO, Callable, Iterable, Iterator,
+                    Optional, TextIO)
 
 from msgid_db import database, ids
 from msgid_db.ids import CallSite, InputError
@@ -13,8 +14,8 @@ from msgid_db.ids import CallSite, InputError
 if TYPE_CHECKING:
     from msgid_db import elf
 
-# elf, index, source, catalog and dmesg are imported by the commands that
-# need them: "lookup" must start fast.
+# elf, index, source, catalog, dmesg, export, metrics and todo are imported
+# by the commands that need them: "lookup" must start fast.
 DEFAULT_INDEX_DIR = "/sys/kernel/debug/printk/index"
 
 PROG = "msgid-db.py"
@@ -344,6 +345,37 @@ def cmd_annotate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ------------------------------------------- fleet: export, metrics, todo
+
+def _write_atomic(path: str, fill: Callable[[TextIO], object]) -> None:
+    """Write @path through a temporary file renamed over it: a reader
+    (a log shipper, node_exporter) never sees a half-written file, and a
+    failure leaves the previous file as it was."""
+    import tempfile
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path),
+                               dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            fill(f)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def cmd_metrics(args: argparse.Namespace) -> int:
+    """Print the class counters in the Prometheus text format."""
+    from msgid_db import metrics
+    text = metrics.render(metrics.read(args.file))
+    if args.output:
+        _write_atomic(args.output, lambda f: f.write(text))
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
 # --------------------------------------------------------------- parser
 
 def build_parser() -> argparse.ArgumentParser:
@@ -413,6 +445,15 @@ def build_parser() -> argparse.ArgumentParser:
                    "scripts/msgid_db/catalog)")
 
     add("stats", cmd_stats, "print counts by origin and class")
+
+    p = add("metrics", cmd_metrics, "print <debugfs>/printk/msgid in the "
+            "Prometheus text format")
+    p.add_argument("--file", default="/sys/kernel/debug/printk/msgid",
+                   help="counter file (default %(default)s)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write FILE (atomically), e.g. for node_exporter's "
+                   "textfile collector")
+
     return parser
 
 
