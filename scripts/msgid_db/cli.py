@@ -347,6 +347,23 @@ def cmd_annotate(args: argparse.Namespace) -> int:
 
 # ------------------------------------------- fleet: export, metrics, todo
 
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write ID -> call site, class, format, subject as a lookup table."""
+    from msgid_db import catalog as catalog_mod
+    from msgid_db import export
+    cat = catalog_mod.Catalog.load(args.catalog, args.lang)
+    db = database.open_db(_db_path(args))
+    table = export.rows(db.all_sites(), cat, args.msg_class)
+    if args.output:
+        _write_atomic(args.output, lambda f: export.write(args.format,
+                                                          table, f))
+    else:
+        export.write(args.format, table, sys.stdout)
+    print("%s: %d IDs" % (args.output or "<stdout>", len(table)),
+          file=sys.stderr)
+    return EXIT_OK
+
+
 def _write_atomic(path: str, fill: Callable[[TextIO], object]) -> None:
     """Write @path through a temporary file renamed over it: a reader
     (a log shipper, node_exporter) never sees a half-written file, and a
@@ -445,6 +462,20 @@ def build_parser() -> argparse.ArgumentParser:
                    "scripts/msgid_db/catalog)")
 
     add("stats", cmd_stats, "print counts by origin and class")
+
+    from msgid_db.export import FORMATS
+    p = add("export", cmd_export, "write a lookup table for log pipelines "
+            "(Vector, Fluent Bit, syslog-ng, rsyslog)")
+    p.add_argument("--format", choices=FORMATS, default="csv",
+                   help="csv: Vector, Fluent Bit; syslog-ng: "
+                   "add-contextual-data(); json: rsyslog lookup_table()")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write FILE (atomically) instead of standard output")
+    p.add_argument("--class", dest="msg_class", choices=ids.CLASSES,
+                   help="only IDs of this class")
+    p.add_argument("--lang", help="language of the subjects (default: "
+                   "from $LANG, falling back to English)")
+    p.add_argument("--catalog", metavar="DIR", help="catalog directory")
 
     p = add("metrics", cmd_metrics, "print <debugfs>/printk/msgid in the "
             "Prometheus text format")
