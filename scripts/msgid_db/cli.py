@@ -393,6 +393,27 @@ def cmd_metrics(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_catalog_todo(args: argparse.Namespace) -> int:
+    """List IDs of a class, or of logs, that have no catalog entry."""
+    from msgid_db import catalog as catalog_mod
+    from msgid_db import todo
+    cat = catalog_mod.Catalog.load(args.catalog, "")
+    if args.msg_class:
+        if args.files:
+            raise UsageError("give --class or log files, not both")
+        db = database.open_db(_db_path(args))
+        rows = todo.from_sites(db.by_class(args.msg_class), cat)
+        what = "call sites"
+    else:
+        rows = todo.from_logs(_open_inputs(args.files), cat)
+        what = "records"
+    for msgid, count, text in rows:
+        print('%s %d "%s"' % (msgid, count, todo.limit(text)))
+    print("%s: %d IDs without a catalog entry (count: %s)"
+          % (PROG, len(rows), what), file=sys.stderr)
+    return EXIT_OK
+
+
 # --------------------------------------------------------------- parser
 
 def build_parser() -> argparse.ArgumentParser:
@@ -485,6 +506,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write FILE (atomically), e.g. for node_exporter's "
                    "textfile collector")
 
+    p = add("catalog-todo", cmd_catalog_todo, "list the IDs of a class, or "
+            "of logs, that have no catalog entry")
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help="log files (default: standard input)")
+    p.add_argument("--class", dest="msg_class", choices=ids.CLASSES,
+                   help="IDs of this class in the database")
+    p.add_argument("--catalog", metavar="DIR", help="catalog directory")
     return parser
 
 
