@@ -53,6 +53,10 @@ def _warn(msg: str) -> None:
     print("%s: warning: %s" % (PROG, _one_line(msg)), file=sys.stderr)
 
 
+def _note(msg: str) -> None:
+    print("%s: note: %s" % (PROG, _one_line(msg)), file=sys.stderr)
+
+
 def _db_path(args: argparse.Namespace) -> str:
     return args.db or database.default_path()
 
@@ -269,6 +273,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if entry is None:
         print("%s: %s: no catalog entry" % (PROG, msgid), file=sys.stderr)
         return EXIT_NOT_FOUND
+    wanted = cat.lang if cat.lang not in ("", "en") else ""
+    if wanted and entry.lang != wanted:
+        _note("%s: no '%s' translation yet, showing the English entry"
+              % (msgid, wanted))
     print("-- %s" % msgid)
     for name, values in entry.headers.items():
         if name.startswith("X-"):
