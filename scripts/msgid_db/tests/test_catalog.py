@@ -180,9 +180,19 @@ class ShippedCatalogTest(unittest.TestCase):
                    b"test event %d Bank %d: %016llx"
         ids = {e.id for e in self.entries}
         self.assertIn("%08x" % zlib.crc32(selftest), ids)
-        for lang in ("", "de"):
+        for lang in ("", "de", "ja"):
             self.assertIsNotNone(catalog.Catalog(self.entries, lang)
                                  .get("%08x" % zlib.crc32(selftest)))
+
+    def test_hardware_and_firmware_in_german_and_japanese(self) -> None:
+        have = {(e.id, e.lang) for e in self.entries}
+        for e in self.entries:
+            if e.lang or e.header("Class") in (None, "none", "deprecated"):
+                continue
+            for lang in ("de", "ja"):
+                self.assertIn((e.id, lang), have, "%s:%d: %s entry without "
+                              "'%s' text" % (e.path, e.line,
+                                             e.header("Class"), lang))
 
     def test_formats_exist_in_kernel_source(self) -> None:
         """Every X-Format is a call site of its X-Source file.
