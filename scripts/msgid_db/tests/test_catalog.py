@@ -164,6 +164,10 @@ class ShippedCatalogTest(unittest.TestCase):
             if found:
                 self.assertEqual(e.header("Class"), min(found)[1],
                                  "%s:%d" % (e.path, e.line))
+            elif e.header("Class"):
+                self.assertIn(b"%s", fmt, "%s:%d: Class %s, but no tag "
+                              "in the format nor a %%s that could bring one"
+                              % (e.path, e.line, e.header("Class")))
 
     def test_translations_match_english(self) -> None:
         english = {e.id: e for e in self.entries if e.lang == ""}
