@@ -207,6 +207,8 @@ class ShippedCatalogTest(unittest.TestCase):
         with or without its trailing newline.  X-Pr-Fmt-From names the file whose pr_fmt()
         applies when it is not X-Source's own (kernel/rcu/tree.c for
         tree_stall.h): X-Format is then that prefix and the literal.
+        X-Macro names a printk macro and its file when the macro puts a
+        literal of its own before the format (edac_mc_printk()).
         """
         if not os.path.isdir(KERNEL_TREE):
             self.skipTest("no kernel tree at %s (set MSGID_KERNEL_TREE)"
@@ -230,6 +232,9 @@ class ShippedCatalogTest(unittest.TestCase):
                 fmt.decode())], "%s: %r is printed with a prefix in %s"
                 % (where, fmt, src))
             prefix = b""
+            if e.header("X-Macro"):
+                prefix = macro_prefix(e.header("X-Macro"), where)
+                self.assertTrue(fmt.startswith(prefix), where)
             prefix_from = e.header("X-Pr-Fmt-From")
             if prefix_from:
                 with open(os.path.join(KERNEL_TREE, prefix_from), "rb") as f:
@@ -248,6 +253,22 @@ class ShippedCatalogTest(unittest.TestCase):
                             b'"%s\\n"' % c_body in text,
                             "%s: %r is neither a call site nor a literal of "
                             "%s" % (where, fmt, src))
+
+
+def macro_prefix(header: str, where: str) -> bytes:
+    """The literal a printk macro puts before its format: for
+    "X-Macro: edac_mc_printk drivers/edac/edac_mc.h", whose definition
+    is printk(level "EDAC MC%d: " fmt, ...), "EDAC MC%d: "."""
+    name, path = header.split()
+    with open(os.path.join(KERNEL_TREE, path), "rb") as f:
+        text = f.read().replace(b"\\\n", b" ")
+    m = re.search(rb"#define[ \t]+%s\([^)]*\)(.*)" % re.escape(
+        name.encode()), text)
+    assert m, "%s: no #define %s in %s" % (where, name, path)
+    lit = re.search(rb'((?:"(?:[^"\\]|\\.)*"\s*)+)fmt\b', m.group(1))
+    assert lit, "%s: %s does not put a literal before fmt" % (where, name)
+    return literal('"%s"' % re.sub(r'"\s*"', "", lit.group(1).decode()
+                                   .strip())[1:-1])
 
 
 def c_literal_body(data: bytes) -> bytes:
