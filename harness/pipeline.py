@@ -120,8 +120,8 @@ def main() -> int:
         os.mkdir(os.path.join(tmp, "work"))
         db = os.path.join(tmp, "msgid.db")
         tool("--db", db, "build", "--source", src)
-        tool("--db", db, "export", "--format", "json", "-o",
-             os.path.join(tmp, "msgid.json"))
+        tool("--db", db, "export", "--format", "json", "--nomatch",
+             "unknown", "-o", os.path.join(tmp, "msgid.json"))
         import sqlite3
         known = {r[0] for r in sqlite3.connect(db).execute(
             "SELECT id FROM sites")}
@@ -153,10 +153,6 @@ def main() -> int:
                        None))
         with open(os.path.join(tmp, "kern.log"), "w") as f:
             f.writelines(line + "\n" for line, _ in expect)
-        with open(os.path.join(tmp, "msgid.json")) as f:
-            table = f.read().replace('"nomatch": ""', '"nomatch": "unknown"')
-        with open(os.path.join(tmp, "msgid.json"), "w") as f:
-            f.write(table)
         with open(os.path.join(tmp, "rsyslog.conf"), "w") as f:
             f.write(CONF.format(tmp=tmp))
         log = open(os.path.join(tmp, "rsyslogd.log"), "w")
@@ -192,8 +188,10 @@ def main() -> int:
         if len(got) != len(expect):
             with open(os.path.join(tmp, "rsyslogd.log")) as f:
                 sys.stderr.write(f.read())
-            fail("rsyslogd wrote %d of %d lines in %d s"
-                 % (len(got), len(expect), TIMEOUT))
+            fail("rsyslogd wrote %d of %d lines (%s)"
+                 % (len(got), len(expect), "in %d s" % TIMEOUT
+                    if proc.returncode in (None, -signal.SIGTERM, 0)
+                    else "it exited with status %d" % proc.returncode))
         for (line, want), have in zip(expect, got):
             if want is None:
                 if have != line:

@@ -362,11 +362,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     cat = catalog_mod.Catalog.load(args.catalog, args.lang)
     db = database.open_db(_db_path(args))
     table = export.rows(db.all_sites(), cat, args.msg_class)
+    if args.nomatch is not None and args.format != "json":
+        raise UsageError("--nomatch is for --format json")
+    nomatch = args.nomatch or ""
     if args.output:
-        _write_atomic(args.output, lambda f: export.write(args.format,
-                                                          table, f))
+        _write_atomic(args.output, lambda f: export.write(
+            args.format, table, f, nomatch))
     else:
-        export.write(args.format, table, sys.stdout)
+        export.write(args.format, table, sys.stdout, nomatch)
     print("%s: %d IDs" % (args.output or "<stdout>", len(table)),
           file=sys.stderr)
     return EXIT_OK
@@ -502,6 +505,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write FILE (atomically) instead of standard output")
     p.add_argument("--class", dest="msg_class", choices=ids.CLASSES,
                    help="only IDs of this class")
+    p.add_argument("--nomatch", metavar="TEXT", help="json: what rsyslog's "
+                   "lookup() returns for an ID not in the table (default: "
+                   "empty)")
     p.add_argument("--lang", help="language of the subjects (default: "
                    "from $LANG, falling back to English)")
     p.add_argument("--catalog", metavar="DIR", help="catalog directory")

@@ -115,7 +115,10 @@ def write_json(table: list[Row], out: TextIO, nomatch: str = "") -> None:
     out.write("\n")
 
 
-def write(fmt: str, table: list[Row], out: TextIO) -> None:
-    """Write @table in format @fmt (one of FORMATS)."""
-    {"csv": write_csv, "json": write_json,
-     "syslog-ng": write_syslog_ng}[fmt](table, out)
+def write(fmt: str, table: list[Row], out: TextIO, nomatch: str = "") -> None:
+    """Write @table in format @fmt (one of FORMATS); @nomatch is the
+    json table's value for an ID it does not hold."""
+    if fmt == "json":
+        write_json(table, out, nomatch)
+    else:
+        {"csv": write_csv, "syslog-ng": write_syslog_ng}[fmt](table, out)

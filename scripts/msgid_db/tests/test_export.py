@@ -102,6 +102,14 @@ class ExportTest(unittest.TestCase):
         self.assertEqual(table[MCE], "arch/x86/kernel/cpu/mce/core.c:176 "
                          "__print_mce [hardware] " + MCE_SUBJECT)
 
+    def test_json_nomatch(self) -> None:
+        obj = json.loads(self.export("--format", "json", "--nomatch", "?"))
+        self.assertEqual(obj["nomatch"], "?")
+        status, _, err = self.run_cli("export", "--format", "csv",
+                                      "--nomatch", "?")
+        self.assertEqual(status, 2)
+        self.assertIn("--nomatch is for --format json", err)
+
     def test_syslog_ng_contextual_data(self) -> None:
         rows = list(csv.reader(io.StringIO(self.export("--format",
                                                        "syslog-ng"))))
