@@ -78,6 +78,27 @@ class VmlinuxTest(unittest.TestCase):
                          "that is not a path in the kernel tree"
                          % (len(bad), len(self.db.all_sites())))
 
+    def test_catalog_ids_are_the_kernels(self) -> None:
+        # The kernel's own printk index is the reference for the
+        # catalog: where it lists a call site in an entry's X-Source
+        # (the file is built in), one of them must have the entry's ID,
+        # which the catalog test computed from X-Format with zlib.
+        from msgid_db import catalog
+        by_file: dict[str, set[str]] = {}
+        for site in self.db.all_sites():
+            by_file.setdefault(site.file, set()).add(site.id)
+        checked, wrong = 0, []
+        for e in catalog.load_dir(catalog.DEFAULT_DIR):
+            src = e.header("X-Source")
+            if e.lang or src not in by_file:
+                continue
+            checked += 1
+            if e.id not in by_file[src]:
+                wrong.append("%s %s %s" % (e.id, src, e.header("X-Format")))
+        self.assertEqual(wrong, [], "%d of %d catalog entries checked"
+                         % (len(wrong), checked))
+        self.assertGreater(checked, 20)
+
     def test_index_size(self) -> None:
         image = elf.ElfFile.from_path(VMLINUX)
         self.assertGreater(len(image.printk_index()), 500)
