@@ -11,8 +11,8 @@ J = $(H)/jobs.sh run $@
 
 .PHONY: help deps base tree refresh kernel kernel-off kernel-debug kunit kunit-um \
 	kunit-i386 vectors pytest selftest check-debug demo series series-check \
-	docs docs-html bench bench-icount bench-db fuzz pipeline check check-jobs \
-	check-start clean
+	docs docs-html bench bench-icount bench-db fuzz pipeline pipeline-syslog-ng \
+	check check-jobs check-start clean
 
 help:
 	@echo "make demo        boot the patched kernel, look its identifiers up (first command)"
@@ -34,6 +34,7 @@ help:
 	@echo "make bench-db    speed of msgid-db.py lookup/annotate/build vs git grep"
 	@echo "make fuzz        libFuzzer+ASan+UBSan on msgid.c in user space (FUZZ_SECONDS=60)"
 	@echo "make pipeline    IDs enriched by rsyslogd with msgid-db.py export's table"
+	@echo "make pipeline-syslog-ng  the same with syslog-ng (downloaded, not installed)"
 
 deps:
 	$(J) $(H)/deps.sh
@@ -106,6 +107,9 @@ fuzz: deps
 # Message IDs through a real log daemon (rsyslogd), see harness/pipeline.py.
 pipeline: base
 	$(J) $(H)/pipeline.sh
+
+pipeline-syslog-ng: deps
+	$(J) $(H)/pipeline-syslog-ng.sh
 
 # make check runs two jobs at a time (CHECK_JOBS): a kernel build keeps
 # both cores busy, but its links, a QEMU boot (single-threaded TCG) or the

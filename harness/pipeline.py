@@ -1,22 +1,27 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""pipeline.py: IDs in a real log pipeline, end to end, with rsyslog.
+"""pipeline.py [rsyslog|syslog-ng]: IDs in a real log pipeline, end to end.
 
 1. Copies the X-Source files of the shipped catalog out of the base
    kernel tarball and builds a database from them (msgid-db.py build
    --source): real call sites with real line numbers.
-2. Exports it as an rsyslog lookup table (msgid-db.py export --format
-   json).
+2. Exports it as the daemon's table (msgid-db.py export: --format json
+   for rsyslog's lookup_table(), --format syslog-ng for
+   add-contextual-data()).
 3. Writes a kernel log with IDs: one record per catalog entry whose ID the
    database knows (IDs computed here with zlib.crc32 over the X-Format,
    independently of the tool), one with an ID that no call site has, one
    without an ID.
-4. Runs rsyslogd from Debian in the foreground with its own config in a
-   temporary directory (imfile -> re_extract -> lookup() -> omfile),
-   never touching the host's syslog, and waits for every line (timeout).
+4. Runs the daemon from Debian in the foreground with its own config in
+   a temporary directory (rsyslogd: imfile -> re_extract -> lookup() ->
+   omfile; syslog-ng: file() -> regexp-parser -> add-contextual-data ->
+   file()), never touching the host's syslog, and waits for every line
+   (timeout).  syslog-ng is taken from $SYSLOG_NG_ROOT (an extracted
+   package, see pipeline-syslog-ng.sh) if set.
 5. Checks the enriched lines: each known ID got its X-Source file and the
-   catalog's subject, the unknown ID got "unknown", the plain line passed
-   unchanged, nothing was lost or reordered.
+   catalog's subject, the unknown ID got "unknown" (rsyslog's nomatch) or
+   nothing (syslog-ng), the plain line passed unchanged, nothing was lost
+   or reordered.
 
 The files of the last run (log, table, config, output) are kept in
 out/pipeline/last/.
@@ -68,6 +73,64 @@ input(type="imfile" file="{tmp}/kern.log" tag="kernel" ruleset="kernel")
 """
 
 
+SYSLOG_NG_CONF = """\
+@version: 3.38
+source s_kern {{ file("{tmp}/kern.log" flags(no-parse) follow-freq(0.2)); }};
+parser p_msgid {{
+  regexp-parser(prefix("kmsg.")
+      patterns("^(?:(?:\\\\[[ 0-9.]+\\\\] )?\\\\((?<ID>[0-9a-f]{{8}})\\\\): )?"));
+  add-contextual-data(selector("${{kmsg.ID}}")
+      database("{tmp}/msgid-syslog-ng.csv") prefix("msgid."));
+}};
+destination d_out {{
+  file("{tmp}/enriched.log"
+       template("${{MESSAGE}}$(if (\\"${{msgid.summary}}\\" ne \\"\\") \\" | ${{msgid.summary}}\\" \\"\\")\\n"));
+}};
+log {{ source(s_kern); parser(p_msgid); destination(d_out); }};
+"""
+
+
+def rsyslog(tmp: str) -> tuple[list[str], dict[str, str]]:
+    """Write the rsyslog config; return its command line and env."""
+    exe = shutil.which("rsyslogd") or "/usr/sbin/rsyslogd"
+    if not os.access(exe, os.X_OK):
+        fail("rsyslogd not installed (make deps, or apt-get install rsyslog)")
+    tool("--db", os.path.join(tmp, "msgid.db"), "export", "--format", "json",
+         "--nomatch", "unknown", "-o", os.path.join(tmp, "msgid.json"))
+    with open(os.path.join(tmp, "rsyslog.conf"), "w") as f:
+        f.write(CONF.format(tmp=tmp))
+    return [exe, "-n", "-f", os.path.join(tmp, "rsyslog.conf"), "-i",
+            os.path.join(tmp, "rsyslogd.pid")], dict(os.environ)
+
+
+def syslog_ng(tmp: str) -> tuple[list[str], dict[str, str]]:
+    """Write the syslog-ng config; return its command line and env."""
+    root = os.environ.get("SYSLOG_NG_ROOT", "")
+    exe = os.path.join(root, "usr/sbin/syslog-ng") if root else \
+        (shutil.which("syslog-ng") or "/usr/sbin/syslog-ng")
+    if not os.access(exe, os.X_OK):
+        fail("syslog-ng not found (harness/pipeline-syslog-ng.sh)")
+    tool("--db", os.path.join(tmp, "msgid.db"), "export", "--format",
+         "syslog-ng", "-o", os.path.join(tmp, "msgid-syslog-ng.csv"))
+    with open(os.path.join(tmp, "syslog-ng.conf"), "w") as f:
+        f.write(SYSLOG_NG_CONF.format(tmp=tmp))
+    argv = [exe, "-F", "--no-caps", "-f", os.path.join(tmp, "syslog-ng.conf"),
+            "-R", os.path.join(tmp, "persist"), "-p",
+            os.path.join(tmp, "syslog-ng.pid"), "-c",
+            os.path.join(tmp, "syslog-ng.ctl")]
+    env = dict(os.environ)
+    if root:
+        argv.append("--module-path=" + os.path.join(root,
+                                                    "usr/lib/syslog-ng/3.38"))
+        env["LD_LIBRARY_PATH"] = ":".join(os.path.join(root, d) for d in (
+            "usr/lib/x86_64-linux-gnu", "lib/x86_64-linux-gnu",
+            "usr/lib/syslog-ng"))
+    return argv, env
+
+
+DAEMONS = {"rsyslog": rsyslog, "syslog-ng": syslog_ng}
+
+
 def fail(msg: str) -> None:
     print("pipeline: FAIL: %s" % msg, file=sys.stderr)
     sys.exit(1)
@@ -108,9 +171,9 @@ def tool(*args: str) -> None:
 
 def main() -> int:
     start = time.monotonic()
-    rsyslogd = shutil.which("rsyslogd") or "/usr/sbin/rsyslogd"
-    if not os.access(rsyslogd, os.X_OK):
-        fail("rsyslogd not installed (make deps, or apt-get install rsyslog)")
+    daemon = sys.argv[1] if len(sys.argv) > 1 else "rsyslog"
+    if daemon not in DAEMONS:
+        fail("usage: pipeline.py [%s]" % "|".join(DAEMONS))
     entries = [e for e in catalog.load_dir(catalog.DEFAULT_DIR)
                if e.lang == "" and e.header("X-Source")
                and e.header("X-Source") != "lib/test_msgid.c"]
@@ -120,8 +183,6 @@ def main() -> int:
         os.mkdir(os.path.join(tmp, "work"))
         db = os.path.join(tmp, "msgid.db")
         tool("--db", db, "build", "--source", src)
-        tool("--db", db, "export", "--format", "json", "--nomatch",
-             "unknown", "-o", os.path.join(tmp, "msgid.json"))
         import sqlite3
         known = {r[0] for r in sqlite3.connect(db).execute(
             "SELECT id FROM sites")}
@@ -153,14 +214,10 @@ def main() -> int:
                        None))
         with open(os.path.join(tmp, "kern.log"), "w") as f:
             f.writelines(line + "\n" for line, _ in expect)
-        with open(os.path.join(tmp, "rsyslog.conf"), "w") as f:
-            f.write(CONF.format(tmp=tmp))
-        log = open(os.path.join(tmp, "rsyslogd.log"), "w")
-        proc = subprocess.Popen([rsyslogd, "-n", "-f",
-                                 os.path.join(tmp, "rsyslog.conf"), "-i",
-                                 os.path.join(tmp, "rsyslogd.pid")],
-                                stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        argv, env = DAEMONS[daemon](tmp)
+        log = open(os.path.join(tmp, "daemon.log"), "w")
+        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT,
+                                env=env, start_new_session=True)
         out_path = os.path.join(tmp, "enriched.log")
         got: list[str] = []
         deadline = time.monotonic() + TIMEOUT
@@ -181,15 +238,15 @@ def main() -> int:
                     proc.kill()
                     proc.wait()
             log.close()
-        keep = os.path.join(OUT, "pipeline", "last")
+        keep = os.path.join(OUT, "pipeline", "last-" + daemon)
         shutil.rmtree(keep, ignore_errors=True)
         shutil.copytree(tmp, keep, ignore=shutil.ignore_patterns(
-            "work", "*.db", "*.pid"))
+            "work", "*.db", "*.pid", "*.ctl", "persist*"))
         if len(got) != len(expect):
-            with open(os.path.join(tmp, "rsyslogd.log")) as f:
+            with open(os.path.join(tmp, "daemon.log")) as f:
                 sys.stderr.write(f.read())
-            fail("rsyslogd wrote %d of %d lines (%s)"
-                 % (len(got), len(expect), "in %d s" % TIMEOUT
+            fail("%s wrote %d of %d lines (%s)"
+                 % (daemon, len(got), len(expect), "in %d s" % TIMEOUT
                     if proc.returncode in (None, -signal.SIGTERM, 0)
                     else "it exited with status %d" % proc.returncode))
         for (line, want), have in zip(expect, got):
@@ -197,20 +254,23 @@ def main() -> int:
                 if have != line:
                     fail("plain line changed: %r" % have)
                 continue
+            if want == "unknown":
+                # rsyslog's lookup() gives the table's nomatch value;
+                # syslog-ng adds nothing for a selector it lacks.
+                if have != line + {"rsyslog": " | unknown"}.get(daemon, ""):
+                    fail("unknown ID was enriched: %r" % have)
+                continue
             if not have.startswith(line + " | "):
                 fail("line lost or reordered: %r, expected %r" % (have, line))
             site = have[len(line) + 3:]
-            if want == "unknown":
-                if site != "unknown":
-                    fail("unknown ID was enriched: %r" % have)
-            elif not (site.startswith(want[0] + ":")
+            if not (site.startswith(want[0] + ":")
                       and site.endswith(" " + want[1])):
                 fail("%r: expected %s:<line> ... %s" % (have, want[0],
                                                        want[1]))
-        print("pipeline: rsyslogd enriched %d lines (%d catalog IDs, 1 "
+        print("pipeline: %s enriched %d lines (%d catalog IDs, 1 "
               "unknown, 1 without ID), %.1f s in all; %d catalog entries "
               "not in the table (printed through wrappers the source scan "
-              "does not follow)" % (len(got), len(expect) - 2,
+              "does not follow)" % (daemon, len(got), len(expect) - 2,
                                     time.monotonic() - start, len(unseen)))
     return 0
 
