@@ -102,6 +102,9 @@ class ExportTest(unittest.TestCase):
         self.assertEqual(table[MCE], "arch/x86/kernel/cpu/mce/core.c:176 "
                          "__print_mce [hardware] " + MCE_SUBJECT)
 
+    def test_cli_offers_every_format(self) -> None:
+        self.assertEqual(cli.EXPORT_FORMATS, export.FORMATS)
+
     def test_json_nomatch(self) -> None:
         obj = json.loads(self.export("--format", "json", "--nomatch", "?"))
         self.assertEqual(obj["nomatch"], "?")
