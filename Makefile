@@ -108,7 +108,7 @@ fuzz: deps
 pipeline: base
 	$(J) $(H)/pipeline.sh
 
-pipeline-syslog-ng: deps
+pipeline-syslog-ng: base
 	$(J) $(H)/pipeline-syslog-ng.sh
 
 # make check runs two jobs at a time (CHECK_JOBS): a kernel build keeps
