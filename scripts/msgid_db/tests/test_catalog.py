@@ -10,8 +10,11 @@ import zlib
 
 from msgid_db import catalog, source
 
-KERNEL_TREE = os.environ.get("MSGID_KERNEL_TREE",
-                             "/tmp/base/linux-source-6.12")
+# The harness's tree (make tree: the base with the series laid on), which
+# make check has built before pytest runs; MSGID_KERNEL_TREE for another.
+KERNEL_TREE = os.environ.get("MSGID_KERNEL_TREE", os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))), "out", "linux"))
 GOOD = """\
 # comment
 -- 1a2b3c4d
