@@ -11,7 +11,8 @@ J = $(H)/jobs.sh run $@
 
 .PHONY: help deps base tree refresh kernel kernel-off kernel-debug kunit kunit-um \
 	kunit-i386 vectors pytest selftest check-debug demo series series-check \
-	docs docs-html bench bench-icount bench-db fuzz check check-jobs check-start clean
+	docs docs-html bench bench-icount bench-db fuzz pipeline pipeline-syslog-ng \
+	check check-jobs check-start clean
 
 help:
 	@echo "make demo        boot the patched kernel, look its identifiers up (first command)"
@@ -32,6 +33,8 @@ help:
 	@echo "make bench-icount  the same in instructions, x86_64 under QEMU -icount (about 15 min)"
 	@echo "make bench-db    speed of msgid-db.py lookup/annotate/build vs git grep"
 	@echo "make fuzz        libFuzzer+ASan+UBSan on msgid.c in user space (FUZZ_SECONDS=60)"
+	@echo "make pipeline    IDs enriched by rsyslogd with msgid-db.py export's table"
+	@echo "make pipeline-syslog-ng  the same with syslog-ng (downloaded, not installed)"
 
 deps:
 	$(J) $(H)/deps.sh
@@ -101,6 +104,13 @@ bench-db: kernel
 fuzz: deps
 	$(J) $(H)/fuzz.sh
 
+# Message IDs through a real log daemon (rsyslogd), see harness/pipeline.py.
+pipeline: base
+	$(J) $(H)/pipeline.sh
+
+pipeline-syslog-ng: base
+	$(J) $(H)/pipeline-syslog-ng.sh
+
 # make check runs two jobs at a time (CHECK_JOBS): a kernel build keeps
 # both cores busy, but its links, a QEMU boot (single-threaded TCG) or the
 # fuzzer use one, and the other job fills the second. Every line is tagged
@@ -109,7 +119,7 @@ fuzz: deps
 # log of make selftest (out/boot/boot.log) instead of skipping those tests.
 CHECK_JOBS ?= 2
 CHECKS := kernel kernel-debug kunit-i386 kunit-um kernel-off series-check \
-	selftest check-debug fuzz pytest docs vectors
+	selftest check-debug fuzz pytest pipeline docs vectors
 ifneq ($(filter check-jobs,$(MAKECMDGOALS)),)
 kernel-off: kernel
 series-check: kernel-off

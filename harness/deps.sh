@@ -8,7 +8,7 @@ set -eu
 pkgs="build-essential bc bison flex libelf-dev libssl-dev python3 kmod
       qemu-system-x86 busybox-static cpio sparse ccache xz-utils rsync
       dwarves python3-docutils git clang libclang-rt-14-dev e2fsprogs
-      debian-archive-keyring"
+      debian-archive-keyring rsyslog"
 
 missing=
 for p in $pkgs; do
@@ -21,6 +21,6 @@ if [ -n "$missing" ]; then
 	say "installing:$missing (about a minute)"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -q >/dev/null
-	apt-get install -y -q $missing >/dev/null ||
+	apt-get install -y -q --no-remove $missing >/dev/null ||
 		die "apt-get install$missing failed: see apt-get's messages above"
 fi

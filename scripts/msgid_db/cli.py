@@ -5,7 +5,8 @@ import argparse
 import contextlib
 import os
 import sys
-from typing import TYPE_CHECKING, BinaryIO, Iterable, Iterator, Optional
+from typing import (TYPE_CHECKING, BinaryIO, Callable, Iterable, Iterator,
+                    Optional, TextIO)
 
 from msgid_db import database, ids
 from msgid_db.ids import CallSite, InputError
@@ -13,11 +14,13 @@ from msgid_db.ids import CallSite, InputError
 if TYPE_CHECKING:
     from msgid_db import elf
 
-# elf, index, source, catalog and dmesg are imported by the commands that
-# need them: "lookup" must start fast.
+# elf, index, source, catalog, dmesg, export, metrics and todo are imported
+# by the commands that need them: "lookup" must start fast.
 DEFAULT_INDEX_DIR = "/sys/kernel/debug/printk/index"
 
 PROG = "msgid-db.py"
+#: export.FORMATS, named here so that building the parser imports nothing.
+EXPORT_FORMATS = ("csv", "json", "syslog-ng")
 
 EXIT_OK = 0
 EXIT_NOT_FOUND = 1
@@ -50,6 +53,10 @@ def _one_line(text: str) -> str:
 
 def _warn(msg: str) -> None:
     print("%s: warning: %s" % (PROG, _one_line(msg)), file=sys.stderr)
+
+
+def _note(msg: str) -> None:
+    print("%s: note: %s" % (PROG, _one_line(msg)), file=sys.stderr)
 
 
 def _db_path(args: argparse.Namespace) -> str:
@@ -268,6 +275,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if entry is None:
         print("%s: %s: no catalog entry" % (PROG, msgid), file=sys.stderr)
         return EXIT_NOT_FOUND
+    wanted = cat.lang if cat.lang not in ("", "en") else ""
+    if wanted and entry.lang != wanted:
+        _note("%s: no '%s' translation yet, showing the English entry"
+              % (msgid, wanted))
     print("-- %s" % msgid)
     for name, values in entry.headers.items():
         if name.startswith("X-"):
@@ -344,6 +355,78 @@ def cmd_annotate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ------------------------------------------- fleet: export, metrics, todo
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write ID -> call site, class, format, subject as a lookup table."""
+    from msgid_db import catalog as catalog_mod
+    from msgid_db import export
+    cat = catalog_mod.Catalog.load(args.catalog, args.lang)
+    db = database.open_db(_db_path(args))
+    table = export.rows(db.all_sites(), cat, args.msg_class)
+    if args.nomatch is not None and args.format != "json":
+        raise UsageError("--nomatch is for --format json")
+    nomatch = args.nomatch or ""
+    if args.output:
+        _write_atomic(args.output, lambda f: export.write(
+            args.format, table, f, nomatch))
+    else:
+        export.write(args.format, table, sys.stdout, nomatch)
+    print("%s: %d IDs" % (args.output or "<stdout>", len(table)),
+          file=sys.stderr)
+    return EXIT_OK
+
+
+def _write_atomic(path: str, fill: Callable[[TextIO], object]) -> None:
+    """Write @path through a temporary file renamed over it: a reader
+    (a log shipper, node_exporter) never sees a half-written file, and a
+    failure leaves the previous file as it was."""
+    import tempfile
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path),
+                               dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            fill(f)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def cmd_metrics(args: argparse.Namespace) -> int:
+    """Print the class counters in the Prometheus text format."""
+    from msgid_db import metrics
+    text = metrics.render(metrics.read(args.file))
+    if args.output:
+        _write_atomic(args.output, lambda f: f.write(text))
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def cmd_catalog_todo(args: argparse.Namespace) -> int:
+    """List IDs of a class, or of logs, that have no catalog entry."""
+    from msgid_db import catalog as catalog_mod
+    from msgid_db import todo
+    cat = catalog_mod.Catalog.load(args.catalog, "")
+    if args.msg_class:
+        if args.files:
+            raise UsageError("give --class or log files, not both")
+        db = database.open_db(_db_path(args))
+        rows = todo.from_sites(db.by_class(args.msg_class), cat)
+        what = "call sites"
+    else:
+        rows = todo.from_logs(_open_inputs(args.files), cat)
+        what = "records"
+    for msgid, count, text in rows:
+        print('%s %d "%s"' % (msgid, count, todo.limit(text)))
+    print("%s: %d IDs without a catalog entry (count: %s)"
+          % (PROG, len(rows), what), file=sys.stderr)
+    return EXIT_OK
+
+
 # --------------------------------------------------------------- parser
 
 def build_parser() -> argparse.ArgumentParser:
@@ -413,6 +496,38 @@ def build_parser() -> argparse.ArgumentParser:
                    "scripts/msgid_db/catalog)")
 
     add("stats", cmd_stats, "print counts by origin and class")
+
+    p = add("export", cmd_export, "write a lookup table for log pipelines "
+            "(Vector, Fluent Bit, syslog-ng, rsyslog)")
+    p.add_argument("--format", choices=EXPORT_FORMATS, default="csv",
+                   help="csv: Vector, Fluent Bit; syslog-ng: "
+                   "add-contextual-data(); json: rsyslog lookup_table()")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write FILE (atomically) instead of standard output")
+    p.add_argument("--class", dest="msg_class", choices=ids.CLASSES,
+                   help="only IDs of this class")
+    p.add_argument("--nomatch", metavar="TEXT", help="json: what rsyslog's "
+                   "lookup() returns for an ID not in the table (default: "
+                   "empty)")
+    p.add_argument("--lang", help="language of the subjects (default: "
+                   "from $LANG, falling back to English)")
+    p.add_argument("--catalog", metavar="DIR", help="catalog directory")
+
+    p = add("metrics", cmd_metrics, "print <debugfs>/printk/msgid in the "
+            "Prometheus text format")
+    p.add_argument("--file", default="/sys/kernel/debug/printk/msgid",
+                   help="counter file (default %(default)s)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write FILE (atomically), e.g. for node_exporter's "
+                   "textfile collector")
+
+    p = add("catalog-todo", cmd_catalog_todo, "list the IDs of a class, or "
+            "of logs, that have no catalog entry")
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help="log files (default: standard input)")
+    p.add_argument("--class", dest="msg_class", choices=ids.CLASSES,
+                   help="IDs of this class in the database")
+    p.add_argument("--catalog", metavar="DIR", help="catalog directory")
     return parser
 
 

@@ -17,6 +17,7 @@ canonicalisation:
 This module is the only place implementing that rule.
 """
 
+import posixpath
 import re
 import zlib
 from typing import NamedTuple, Optional
@@ -118,6 +119,21 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8", "backslashreplace")
 
 
+def tree_path(name: str) -> str:
+    """Return file name @name as a path in the kernel tree.
+
+    A header included with a relative path has __FILE__ values such as
+    "drivers/pnp/pnpacpi/../base.h"; that is "drivers/pnp/base.h".
+    Absolute names and names above the tree ("../init/main.c") are left
+    as they are.
+    """
+    if name.startswith(("/", "../")) or ("/../" not in name and
+                                          "/./" not in name):
+        return name
+    norm = posixpath.normpath(name)
+    return name if norm.startswith("../") else norm
+
+
 class InputError(Exception):
     """Bad user input (file, index, catalog...); exit status 2."""
 
@@ -147,7 +163,8 @@ class CallSite(NamedTuple):
         """
         canon = canonical(fmt)
         return cls(id=known_id or "%08x" % zlib.crc32(canon),
-                   canonical=decode(canon), format=decode(fmt), file=file,
+                   canonical=decode(canon), format=decode(fmt),
+                   file=tree_path(file),
                    line=line, function=function,
                    level=level if level is not None else level_of(fmt),
                    module=module, msg_class=classify(canon), origin=origin)

@@ -42,6 +42,8 @@ _CALL_RE = re.compile(
     rb"|devel)(?:_once|_ratelimited)?"
     rb"|dev_(?P<dl>emerg|alert|crit|err|warn|notice|info|dbg)"
     rb"(?:_once|_ratelimited)?|dev_printk"
+    rb"|pci_(?P<cl>emerg|alert|crit|err|warn|notice|info|dbg)"
+    rb"(?:_once|_ratelimited)?|pci_printk"
     rb"|netdev_(?P<nl>emerg|alert|crit|err|warn|notice|info|dbg)|netdev_printk"
     rb")\s*\(")
 # An unterminated comment runs to the end of the file and an unterminated
@@ -61,6 +63,7 @@ _DEFINE_RE = re.compile(
 _UNDEF_RE = re.compile(rb"^[ \t]*#[ \t]*undef[ \t]+(\w+)", re.MULTILINE)
 _FMT = b"\0FMT\0"  # stands for the "fmt" parameter in pr_fmt() bodies
 _UNKNOWN = b"\0?\0"  # a pr_fmt() we cannot evaluate: skip its call sites
+_PR_FMT = b"\0pr_fmt\0"  # dev_fmt defined as pr_fmt
 _INCLUDE_RE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]+"([^"]+)"', re.MULTILINE)
 # Function definitions: a line starting with [A-Za-z_], then (without
 # crossing ;#{}=) a name, "(", parameters without ;{} and ")" before "{".
@@ -243,7 +246,12 @@ class _FileScanner:
         for m in _DEFINE_RE.finditer(text):
             name, param = m.group(1), m.group(2)
             body = m.group(3).replace(b"\\\n", b" ")
-            if param is None:
+            if param is None and name == b"dev_fmt" and \
+                    body.strip() == b"pr_fmt":
+                # "#define dev_fmt pr_fmt": dev_fmt(fmt) is whatever
+                # pr_fmt(fmt) is where it is used.
+                self.templates[name].append(self._where(m, at) + (_PR_FMT,))
+            elif param is None:
                 value = eval_strings(body, self.macros)
                 if value is not None:
                     self.macros[name] = value
@@ -273,6 +281,8 @@ class _FileScanner:
         if keys is None or len(keys) != len(defs):
             keys = self._keys[name] = [d[0] for d in defs]
         i = bisect.bisect_right(keys, pos) - 1
+        if i >= 0 and defs[i][2] == _PR_FMT:
+            return self._template(b"pr_fmt", pos)
         return defs[i][2] if i >= 0 else None
 
     def _local_headers(self, text: bytes) -> Iterator[tuple[int, bytes]]:
@@ -346,15 +356,17 @@ class _FileScanner:
     def _call_format(self, text: bytes, m: "re.Match[bytes]"
                      ) -> tuple[Optional[bytes], Optional[str]]:
         name = m.group("name")
-        if name in (b"dev_printk", b"netdev_printk"):
+        if name in (b"dev_printk", b"netdev_printk", b"pci_printk"):
             args = self._split(text, m.end() - 1, 3)
             if not args:
                 return None, None
             level = eval_strings(args[0], self.macros)
             fmt = eval_strings(args[2], self.macros)
-            if level is None or fmt is None:
+            if fmt is None:
                 return None, None
-            return fmt, _level_name(level + fmt)
+            # A level held in a variable (AER's pci_printk(level, ...))
+            # is not known here: the default level stands in.
+            return fmt, _level_name((level or b"") + fmt)
         nargs = 1 if name.startswith((b"pr_", b"printk")) else 2
         args = self._split(text, m.end() - 1, nargs)
         if not args:
@@ -367,8 +379,8 @@ class _FileScanner:
             if m.group("pl") != b"cont":
                 fmt = _apply(self._template(b"pr_fmt", m.start()), fmt)
             return (prefix + fmt, None) if fmt is not None else (None, None)
-        if m.group("dl"):
-            level = KERN_SOH + _LEVELS[m.group("dl")]
+        if m.group("dl") or m.group("cl"):
+            level = KERN_SOH + _LEVELS[m.group("dl") or m.group("cl")]
             fmt = _apply(self._template(b"dev_fmt", m.start()), fmt)
             return (fmt, _level_name(level)) if fmt is not None else (None,
                                                                       None)

@@ -3,14 +3,18 @@
 
 import ast
 import os
+import re
 import tempfile
 import unittest
 import zlib
 
 from msgid_db import catalog, source
 
-KERNEL_TREE = os.environ.get("MSGID_KERNEL_TREE",
-                             "/tmp/base/linux-source-6.12")
+# The harness's tree (make tree: the base with the series laid on), which
+# make check has built before pytest runs; MSGID_KERNEL_TREE for another.
+KERNEL_TREE = os.environ.get("MSGID_KERNEL_TREE", os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))), "out", "linux"))
 GOOD = """\
 # comment
 -- 1a2b3c4d
@@ -148,6 +152,26 @@ class ShippedCatalogTest(unittest.TestCase):
                              "%s:%d" % (e.path, e.line))
             self.assertFalse(literal(fmt).endswith(b"\n"))
 
+    def test_class_is_the_kernels(self) -> None:
+        # A tag in the format gives the class (ids.classify, the
+        # kernel's rule); without one, Class may name the class of a
+        # tag that arrives in an argument (GHES passes HW_ERR in %s).
+        tags = {b"[Hardware Error]: ": "hardware",
+                b"[Firmware Bug]: ": "firmware-bug",
+                b"[Firmware Warn]: ": "firmware-warn",
+                b"[Firmware Info]: ": "firmware-info",
+                b"[Deprecated]: ": "deprecated"}
+        for e in self.entries:
+            fmt = literal(e.header("X-Format"))
+            found = [(fmt.find(t), c) for t, c in tags.items() if t in fmt]
+            if found:
+                self.assertEqual(e.header("Class"), min(found)[1],
+                                 "%s:%d" % (e.path, e.line))
+            elif e.header("Class"):
+                self.assertIn(b"%s", fmt, "%s:%d: Class %s, but no tag "
+                              "in the format nor a %%s that could bring one"
+                              % (e.path, e.line, e.header("Class")))
+
     def test_translations_match_english(self) -> None:
         english = {e.id: e for e in self.entries if e.lang == ""}
         for e in self.entries:
@@ -163,24 +187,99 @@ class ShippedCatalogTest(unittest.TestCase):
                    b"test event %d Bank %d: %016llx"
         ids = {e.id for e in self.entries}
         self.assertIn("%08x" % zlib.crc32(selftest), ids)
-        for lang in ("", "de"):
+        for lang in ("", "de", "ja"):
             self.assertIsNotNone(catalog.Catalog(self.entries, lang)
                                  .get("%08x" % zlib.crc32(selftest)))
 
+    def test_hardware_and_firmware_in_german_and_japanese(self) -> None:
+        have = {(e.id, e.lang) for e in self.entries}
+        for e in self.entries:
+            if e.lang or e.header("Class") in (None, "none", "deprecated"):
+                continue
+            for lang in ("de", "ja"):
+                self.assertIn((e.id, lang), have, "%s:%d: %s entry without "
+                              "'%s' text" % (e.path, e.line,
+                                             e.header("Class"), lang))
+
     def test_formats_exist_in_kernel_source(self) -> None:
-        """Every X-Format is a call site of its X-Source file."""
+        """Every X-Format is a call site of its X-Source file.
+
+        Either the source scanner finds it there, or, for calls through
+        wrappers the scanner does not know (ext4_msg(), ...), it is a
+        string literal of the file as written (adjacent literals joined),
+        with or without its trailing newline.  X-Pr-Fmt-From names the file whose pr_fmt()
+        applies when it is not X-Source's own (kernel/rcu/tree.c for
+        tree_stall.h): X-Format is then that prefix and the literal.
+        X-Macro names a printk macro and its file when the macro puts a
+        literal of its own before the format (edac_mc_printk()).
+        """
         if not os.path.isdir(KERNEL_TREE):
             self.skipTest("no kernel tree at %s (set MSGID_KERNEL_TREE)"
                           % KERNEL_TREE)
+        scanned: dict[str, set[str]] = {}
         for e in self.entries:
             src = e.header("X-Source")
-            if not src or src == "lib/test_msgid.c":
+            if not src or src == "lib/test_msgid.c" or e.lang:
                 continue
-            found = {s.canonical for s in
-                     source.scan_file(os.path.join(KERNEL_TREE, src), src)}
-            fmt = literal(e.header("X-Format")).decode()
-            self.assertTrue(fmt in found, "%s:%d: %r not in %s"
-                            % (e.path, e.line, fmt, src))
+            where = "%s:%d" % (e.path, e.line)
+            path = os.path.join(KERNEL_TREE, src)
+            if src not in scanned:
+                scanned[src] = {s.canonical for s in
+                                source.scan_file(path, src)}
+            fmt = literal(e.header("X-Format"))
+            if fmt.decode() in scanned[src]:
+                continue
+            # A literal that the scanner sees with a pr_fmt() prefix is
+            # not this format.
+            self.assertFalse([s for s in scanned[src] if s.endswith(
+                fmt.decode())], "%s: %r is printed with a prefix in %s"
+                % (where, fmt, src))
+            prefix = b""
+            if e.header("X-Macro"):
+                prefix = macro_prefix(e.header("X-Macro"), where)
+                self.assertTrue(fmt.startswith(prefix), where)
+            prefix_from = e.header("X-Pr-Fmt-From")
+            if prefix_from:
+                with open(os.path.join(KERNEL_TREE, prefix_from), "rb") as f:
+                    m = re.search(rb'#define pr_fmt\(fmt\) "([^"]*)" fmt',
+                                  f.read())
+                self.assertTrue(m, "%s: no pr_fmt in %s" % (where,
+                                                             prefix_from))
+                prefix = literal('"%s"' % m.group(1).decode())
+                self.assertTrue(fmt.startswith(prefix), where)
+            body = fmt[len(prefix):]
+            with open(path, "rb") as f:
+                # Adjacent literals are one string ("a, " "b").
+                text = re.sub(rb'"\s+"', b"", f.read())
+            c_body = c_literal_body(body)
+            self.assertTrue(b'"%s"' % c_body in text or
+                            b'"%s\\n"' % c_body in text,
+                            "%s: %r is neither a call site nor a literal of "
+                            "%s" % (where, fmt, src))
+
+
+def macro_prefix(header: str, where: str) -> bytes:
+    """The literal a printk macro puts before its format: for
+    "X-Macro: edac_mc_printk drivers/edac/edac_mc.h", whose definition
+    is printk(level "EDAC MC%d: " fmt, ...), "EDAC MC%d: "."""
+    name, path = header.split()
+    with open(os.path.join(KERNEL_TREE, path), "rb") as f:
+        text = f.read().replace(b"\\\n", b" ")
+    m = re.search(rb"#define[ \t]+%s\([^)]*\)(.*)" % re.escape(
+        name.encode()), text)
+    assert m, "%s: no #define %s in %s" % (where, name, path)
+    lit = re.search(rb'((?:"(?:[^"\\]|\\.)*"\s*)+)fmt\b', m.group(1))
+    assert lit, "%s: %s does not put a literal before fmt" % (where, name)
+    return literal('"%s"' % re.sub(r'"\s*"', "", lit.group(1).decode()
+                                   .strip())[1:-1])
+
+
+def c_literal_body(data: bytes) -> bytes:
+    """@data as the body of a C string literal, the way kernel code
+    writes it (\\n, \\t, \\" and \\\\ escaped)."""
+    return (data.replace(b"\\", b"\\\\").replace(b'"', b'\\"')
+            .replace(b"\n", b"\\n").replace(b"\t", b"\\t"))
+
 
 if __name__ == "__main__":
     unittest.main()

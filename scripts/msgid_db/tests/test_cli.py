@@ -165,6 +165,29 @@ class CliTest(unittest.TestCase):
         self.assertIn("Subject: Machine check exception", out)
         self.assertEqual(self.run_cli("explain", "deadbeef")[0], 1)
 
+    def test_explain_falls_back_to_english_and_says_so(self) -> None:
+        cat = os.path.join(self.tmp.name, "cat")
+        os.mkdir(cat)
+        with open(os.path.join(cat, "k.catalog"), "w") as f:
+            f.write("-- 0badf00d\nSubject: Both\n\nEn.\n\n"
+                    "-- 1badf00d\nSubject: English only\n\nEn.\n")
+        with open(os.path.join(cat, "k.de.catalog"), "w") as f:
+            f.write("-- 0badf00d\nSubject: Beide\n\nDe.\n")
+        status, out, err = self.run_cli("explain", "1badf00d", "--lang", "de",
+                                        "--catalog", cat)
+        self.assertEqual(status, 0)
+        self.assertIn("Subject: English only", out)
+        self.assertIn("1badf00d: no 'de' translation yet, showing the "
+                      "English entry", err)
+        status, out, err = self.run_cli("explain", "0badf00d", "--lang", "de",
+                                        "--catalog", cat)
+        self.assertEqual((status, err), (0, ""))
+        self.assertIn("Subject: Beide", out)
+        for lang in ("en", "C"):
+            status, out, err = self.run_cli("explain", "1badf00d", "--lang",
+                                            lang, "--catalog", cat)
+            self.assertEqual((status, err), (0, ""), lang)
+
     def test_bad_catalog(self) -> None:
         cat = os.path.join(self.tmp.name, "cat")
         os.mkdir(cat)
@@ -176,7 +199,8 @@ class CliTest(unittest.TestCase):
 
     def test_help_everywhere(self) -> None:
         for cmd in ("build", "lookup", "annotate", "collisions", "list",
-                    "explain", "stats"):
+                    "explain", "stats", "export", "metrics",
+                    "catalog-todo"):
             status, out, _ = self.run_cli(cmd, "--help")
             self.assertEqual(status, 0)
             self.assertIn("exit status:", out)

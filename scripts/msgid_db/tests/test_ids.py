@@ -108,5 +108,23 @@ class CallSiteTest(unittest.TestCase):
         self.assertEqual(ids.escape(b'\x016a"b\\\n\xff'), '\\0016a\\"b\\\\\\n\\377')
 
 
+
+class TreePathTest(unittest.TestCase):
+    def test_relative_include_normalised(self) -> None:
+        self.assertEqual(ids.tree_path("drivers/pnp/pnpacpi/../base.h"),
+                         "drivers/pnp/base.h")
+        self.assertEqual(ids.tree_path("a/./b.c"), "a/b.c")
+
+    def test_others_unchanged(self) -> None:
+        for name in ("init/main.c", "../init/main.c", "/abs/x/../y.c",
+                     "a/../../b.c", "", "x..y/z.c"):
+            self.assertEqual(ids.tree_path(name), name)
+
+    def test_call_site_file(self) -> None:
+        site = ids.CallSite.from_format(b"x\n", file="d/e/../f.h", line=1,
+                                        function="f", module="vmlinux",
+                                        origin="elf")
+        self.assertEqual(site.file, "d/f.h")
+
 if __name__ == "__main__":
     unittest.main()

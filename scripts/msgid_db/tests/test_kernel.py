@@ -6,6 +6,7 @@ log booted with printk.msgid=1) are produced by the harness; the tests
 skip when they are absent.
 """
 
+import ast
 import os
 import re
 import tempfile
@@ -77,6 +78,44 @@ class VmlinuxTest(unittest.TestCase):
         self.assertEqual(bad[:10], [], "%d of %d call sites name a file "
                          "that is not a path in the kernel tree"
                          % (len(bad), len(self.db.all_sites())))
+
+    def test_catalog_ids_are_the_kernels(self) -> None:
+        # The kernel's own printk index is the reference for the
+        # catalog. For each entry, the source scanner finds the call
+        # sites of X-Format in X-Source (in out/linux, the tree this
+        # kernel was built from); where the index has a call site on the
+        # same line, the index's format must give the entry's ID. This
+        # catches a wrong pr_fmt() or KBUILD_MODNAME guess; call sites
+        # compiled out of this kernel, or reached only through wrappers
+        # such as warn_alloc(), are not in the index and are skipped.
+        from msgid_db import catalog, source
+        tree = os.path.join(ROOT, "out", "linux")
+        if not os.path.isdir(tree):
+            self.skipTest("no out/linux")
+        index: dict[tuple[str, int], set[str]] = {}
+        for site in self.db.all_sites():
+            index.setdefault((site.file, site.line), set()).add(site.id)
+        files = {f for f, _ in index}
+        scanned: dict[str, list] = {}
+        checked, wrong = 0, []
+        for e in catalog.load_dir(catalog.DEFAULT_DIR):
+            src = e.header("X-Source")
+            if e.lang or src not in files:
+                continue
+            if src not in scanned:
+                scanned[src] = source.scan_file(os.path.join(tree, src), src)
+            fmt = ast.literal_eval("b" + e.header("X-Format")).decode()
+            for site in scanned[src]:
+                if site.canonical != fmt or (src, site.line) not in index:
+                    continue
+                checked += 1
+                if e.id not in index[(src, site.line)]:
+                    wrong.append("%s %s:%d index %s" % (
+                        e.id, src, site.line,
+                        sorted(index[(src, site.line)])))
+        self.assertEqual(wrong, [], "%d of %d call sites" % (len(wrong),
+                                                            checked))
+        self.assertGreater(checked, 20)
 
     def test_index_size(self) -> None:
         image = elf.ElfFile.from_path(VMLINUX)

@@ -89,6 +89,26 @@ class ScanTest(unittest.TestCase):
         self.assertEqual(site.id, crc(b"test_msgid: [Hardware Error]: "
                                       b"CPU %d: x"))
 
+    def test_pci_wrappers(self) -> None:
+        # pci_err() is dev_err() on &pdev->dev (dev_fmt applies);
+        # pci_printk() is dev_printk() (it does not).
+        path = os.path.join(self.tmp.name, "aer.c")
+        with open(path, "wb") as f:
+            f.write(b'#define pr_fmt(fmt) "AER: " fmt\n'
+                    b'#define dev_fmt pr_fmt\n'
+                    b'void f(void)\n{\n'
+                    b'\tpci_err(dev, "Uncorrectable error %d\\n", 1);\n'
+                    b'\tpci_info_ratelimited(dev, "rl %d\\n", 1);\n'
+                    b'\tpci_printk(KERN_ERR, dev, "PCIe Bus Error: %s\\n",'
+                    b' "x");\n'
+                    b'\tpci_printk(level, dev, "  device [%04x]\\n", 1);\n'
+                    b'}\n')
+        got = {s.canonical: s.level for s in source.scan_file(path, "aer.c")}
+        self.assertEqual(got, {"AER: Uncorrectable error %d": "3",
+                               "AER: rl %d": "6",
+                               "PCIe Bus Error: %s": "3",
+                               "  device [%04x]": "-1"})
+
     def test_pr_fmt_redefined(self) -> None:
         path = os.path.join(self.tmp.name, "bugs.c")
         with open(path, "wb") as f:
