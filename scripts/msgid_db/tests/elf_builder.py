@@ -198,3 +198,19 @@ def build_rel(entries: list[Entry], machine: int = EM_X86_64,
     if modinfo is not None:
         sections.append(Section(".modinfo", data=modinfo))
     return pack_elf(sections, ET_REL, machine, is64)
+
+
+def build_bzimage(payload: bytes, setup_sects: int = 4,
+                  trailer: bytes = b"") -> bytes:
+    """x86 bzImage: boot sector + setup (boot protocol 2.15) and a
+    protected-mode part holding @payload (a compressed vmlinux) at
+    payload_offset, followed by @trailer (what the build appends)."""
+    setup = bytearray((setup_sects + 1) * 512)
+    setup[0x1f1] = setup_sects
+    setup[0x1fe:0x200] = b"\x55\xaa"
+    setup[0x202:0x206] = b"HdrS"
+    struct.pack_into("<H", setup, 0x206, 0x020f)
+    decompressor = b"\x90" * 0x3c8  # stands for the decompressor's code
+    struct.pack_into("<II", setup, 0x248, len(decompressor),
+                     len(payload) + len(trailer))
+    return bytes(setup) + decompressor + payload + trailer
