@@ -214,3 +214,55 @@ def build_bzimage(payload: bytes, setup_sects: int = 4,
     struct.pack_into("<II", setup, 0x248, len(decompressor),
                      len(payload) + len(trailer))
     return bytes(setup) + decompressor + payload + trailer
+
+
+def build_module_calls(strings: list[bytes], calls: list[tuple[bytes, int,
+                                                                str]],
+                       func: bytes = b"probe_it") -> bytes:
+    """x86_64 ET_REL module with one function @func in .text: for each
+    (string, register, callee) of @calls, "mov $string, %reg" (R_X86_64_32S)
+    then "call callee" (R_X86_64_PLT32). @strings go to .rodata.str1.1 too
+    (unreferenced ones are only found if they carry a level).
+    Registers: 0 %rdi, 1 %rsi, 2 %rdx."""
+    movs = {0: b"\x48\xc7\xc7", 1: b"\x48\xc7\xc6", 2: b"\x48\xc7\xc2"}
+    rodata = _Strings()
+    for s in strings:
+        rodata.add(s)
+    for s, _, _ in calls:
+        rodata.add(s)
+    names = bytearray(b"\0")
+
+    def name(n: bytes) -> int:
+        names.extend(n + b"\0")
+        return len(names) - len(n) - 1
+
+    callees = sorted({c for _, _, c in calls})
+    # Symbols: 0 null, 1 section .rodata.str1.1, 2 func, 3.. callees
+    syms = struct.pack("<IBBHQQ", 0, 0, 0, 0, 0, 0)
+    syms += struct.pack("<IBBHQQ", 0, 3, 0, 1, 0, 0)
+    text = bytearray(b"\xf3\x0f\x1e\xfa")  # endbr64
+    relas = b""
+    for s, reg, callee in calls:
+        text += movs[reg]
+        relas += struct.pack("<QQq", len(text), (1 << 32) | 11,
+                             rodata.add(s))
+        text += b"\0" * 4
+        text += b"\xe8"
+        relas += struct.pack("<QQq", len(text),
+                             ((3 + callees.index(callee)) << 32) | 4, -4)
+        text += b"\0" * 4
+    text += b"\xc3"
+    syms += struct.pack("<IBBHQQ", name(func), 0x12, 0, 2, 0, len(text))
+    for c in callees:
+        syms += struct.pack("<IBBHQQ", name(c.encode()), 0x10, 0, 0, 0, 0)
+    # Sections: 1 .rodata.str1.1, 2 .text, 3 .rela.text, 4 .symtab,
+    # 5 .strtab
+    return pack_elf([
+        Section(".rodata.str1.1", data=bytes(rodata.data)),
+        Section(".text", data=bytes(text), flags=SHF_ALLOC | 4),
+        Section(".rela.text", SHT_RELA, relas, flags=0, link=4, info=2,
+                entsize=24),
+        Section(".symtab", SHT_SYMTAB, syms, flags=0, link=5, info=2,
+                entsize=24),
+        Section(".strtab", SHT_STRTAB, bytes(names), flags=0),
+    ], ET_REL, EM_X86_64)

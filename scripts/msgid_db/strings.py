@@ -1,0 +1,187 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Printk formats found in a binary without a printk index.
+
+Distribution kernels are built without CONFIG_PRINTK_INDEX.  What the
+binary still holds are the format strings themselves:
+
+- every NUL-terminated string of a .rodata/.rodata.str* section that
+  starts with a log level (KERN_SOH + '0'..'7' or 'c'): pr_err(),
+  printk(KERN_INFO ...) and everything built on them;
+- in x86_64 modules (ET_REL, with relocations), the string loaded into
+  the format argument's register right before a call to a printk-family
+  function (_dev_err(dev, fmt), netdev_info(dev, fmt), ...): formats
+  without a level.
+
+Each is canonicalised and hashed by msgid_db.ids (origin "strings").  In
+modules the relocation that loads the string, and the symbol table, give
+the calling function; there is no file:line (file "?", line 0).  A vmlinux
+taken out of a bzImage is stripped: strings with a level only, no
+function.
+"""
+
+import re
+import struct
+from typing import Iterator, Optional
+
+from msgid_db import ids
+from msgid_db.elf import EM_X86_64, SHT_RELA, ElfFile
+from msgid_db.ids import CallSite
+
+ORIGIN = "strings"
+SHF_EXECINSTR = 4
+STT_FUNC = 2
+R_X86_64_PC32, R_X86_64_PLT32, R_X86_64_32, R_X86_64_32S = 2, 4, 10, 11
+
+#: A string starting with a level: KERN_SOH, a level character, then
+#: anything up to the NUL.
+_LEVEL_RE = re.compile(rb"(?:(?<=\x00)|\A)\x01[0-7c][^\x00]*")
+
+#: printk-family functions of 6.12 and the argument holding the caller's
+#: format, counted from 0 (%rdi, %rsi, %rdx, %rcx, %r8, %r9); the
+#: filesystems' own wrappers that pass it on through %pV are included.
+PRINTK_FUNCS: dict[str, int] = {
+    "_printk": 0, "_printk_deferred": 0, "printk_deferred": 0,
+    "_dev_emerg": 1, "_dev_alert": 1, "_dev_crit": 1, "_dev_err": 1,
+    "_dev_warn": 1, "_dev_notice": 1, "_dev_info": 1,
+    "dev_printk_emit": 2, "_dev_printk": 2, "dev_err_probe": 2,
+    "netdev_emerg": 1, "netdev_alert": 1, "netdev_crit": 1, "netdev_err": 1,
+    "netdev_warn": 1, "netdev_notice": 1, "netdev_info": 1,
+    "netdev_printk": 2,
+    "xfs_emerg": 1, "xfs_alert": 1, "xfs_crit": 1, "xfs_err": 1,
+    "xfs_warn": 1, "xfs_notice": 1, "xfs_info": 1, "xfs_debug": 1,
+    "xfs_alert_tag": 2, "_btrfs_printk": 1, "btrfs_printk_in_rcu": 1,
+    "__ext4_msg": 2, "__ext4_warning": 3, "__ext4_warning_inode": 3,
+    "__ext4_error_inode": 5, "__ext4_error_file": 5,
+}
+#: Register loaded by "mov $imm32, %reg" / "lea disp(%rip), %reg", keyed
+#: by the instruction bytes before the relocated field.
+_LOADS: dict[bytes, int] = {
+    b"\x48\xc7\xc7": 0, b"\x48\xc7\xc6": 1, b"\x48\xc7\xc2": 2,
+    b"\xbf": 0, b"\xbe": 1, b"\xba": 2,
+    b"\x48\x8d\x3d": 0, b"\x48\x8d\x35": 1, b"\x48\x8d\x15": 2,
+    b"\x48\xc7\xc1": 3, b"\xb9": 3, b"\x48\x8d\x0d": 3,
+    b"\x49\xc7\xc0": 4, b"\x41\xb8": 4, b"\x4c\x8d\x05": 4,
+    b"\x49\xc7\xc1": 5, b"\x41\xb9": 5, b"\x4c\x8d\x0d": 5,
+}
+#: Longest first: "\x41\xb9" (%r9d) before "\xb9" (%ecx).
+_LOAD_ITEMS = sorted(_LOADS.items(), key=lambda kv: -len(kv[0]))
+
+
+def _is_string_section(name: str) -> bool:
+    return name == ".rodata" or name.startswith(".rodata.str") or \
+        name.startswith(".rodata.")
+
+
+def level_strings(image: ElfFile) -> Iterator[tuple[int, int, bytes]]:
+    """Yield (section index, offset, string) of every level-prefixed
+    string in the binary's read-only data."""
+    for idx, sec in enumerate(image.sections):
+        if not _is_string_section(sec.name) or sec.type == 8:
+            continue
+        data = image.data[sec.offset:sec.offset + sec.size]
+        for m in _LEVEL_RE.finditer(data):
+            if m.end() < len(data):  # NUL-terminated only
+                yield idx, m.start(), m.group(0)
+
+
+class _Symbols:
+    """The symbol table of an ET_REL file: names, sections, functions."""
+
+    def __init__(self, image: ElfFile, symtab: int) -> None:
+        tab = image.sections[symtab]
+        strtab = image.sections[tab.link]
+        fmt = image.endian + "IBBHQQ"
+        step = tab.entsize or struct.calcsize(fmt)
+        self.entries: list[tuple[str, int, int, int, int]] = []
+        self.funcs: dict[int, list[tuple[int, int, str]]] = {}
+        for pos in range(tab.offset, tab.offset + tab.size - step + 1, step):
+            name_off, info, _, shndx, value, size = struct.unpack_from(
+                fmt, image.data, pos)
+            end = image.data.find(b"\0", strtab.offset + name_off,
+                                  strtab.offset + strtab.size)
+            name = image.data[strtab.offset + name_off:end].decode(
+                "ascii", "replace") if end >= 0 else ""
+            self.entries.append((name, info & 0xf, shndx, value, size))
+            if info & 0xf == STT_FUNC and size:
+                self.funcs.setdefault(shndx, []).append((value, size, name))
+
+    def function_at(self, shndx: int, offset: int) -> str:
+        for value, size, name in self.funcs.get(shndx, ()):
+            if value <= offset < value + size:
+                return name
+        return "?"
+
+
+def call_formats(image: ElfFile) -> Iterator[tuple[int, int, str]]:
+    """Yield (string section, offset, calling function) for the format
+    argument of every printk-family call of an x86_64 ET_REL file."""
+    if not image.is_rel or image.machine != EM_X86_64 or not image.is64:
+        return
+    symtabs: dict[int, _Symbols] = {}
+    for rel in image.sections:
+        if rel.type != SHT_RELA or rel.info >= len(image.sections):
+            continue
+        target = image.sections[rel.info]
+        if not target.flags & SHF_EXECINSTR or rel.link >= len(
+                image.sections):
+            continue
+        if rel.link not in symtabs:
+            symtabs[rel.link] = _Symbols(image, rel.link)
+        syms = symtabs[rel.link]
+        text = image.data[target.offset:target.offset + target.size]
+        loads: list[Optional[tuple[int, int, int]]] = [None] * 6
+        for off, typ, sym, addend in sorted(image._relocations(rel)):
+            if sym >= len(syms.entries):
+                continue
+            name, _, shndx, value, _ = syms.entries[sym]
+            if typ in (R_X86_64_PLT32, R_X86_64_PC32) and \
+                    off >= 1 and text[off - 1:off] == b"\xe8":  # call
+                arg = PRINTK_FUNCS.get(name)
+                if arg is not None and loads[arg] is not None:
+                    sec, str_off, at = loads[arg]
+                    yield sec, str_off, syms.function_at(rel.info, at)
+                loads = [None] * 6  # a call clobbers them
+                continue
+            if not (0 < shndx < len(image.sections)) or \
+                    not _is_string_section(image.sections[shndx].name):
+                continue
+            for prefix, reg in _LOAD_ITEMS:
+                if text[max(off - len(prefix), 0):off] == prefix:
+                    pcrel = typ in (R_X86_64_PC32, R_X86_64_PLT32)
+                    if pcrel != (prefix[1:2] == b"\x8d"):
+                        continue
+                    str_off = value + (addend or 0) + (4 if pcrel else 0)
+                    loads[reg] = (shndx, str_off, off)
+                    break
+
+
+def _string_at(image: ElfFile, shndx: int, offset: int) -> Optional[bytes]:
+    sec = image.sections[shndx]
+    if not 0 <= offset < sec.size or sec.type == 8:
+        return None
+    start = sec.offset + offset
+    end = image.data.find(b"\0", start, sec.offset + sec.size)
+    return image.data[start:end] if end >= 0 else None
+
+
+def sites(image: ElfFile, module: str) -> Iterator[CallSite]:
+    """Yield one call site (origin "strings") per distinct format found
+    in @image: level-prefixed strings and printk-family call formats."""
+    functions: dict[tuple[int, int], str] = {}
+    for shndx, offset, func in call_formats(image):
+        functions.setdefault((shndx, offset), func)
+    seen: set[bytes] = set()
+
+    def site(fmt: bytes, func: str) -> Iterator[CallSite]:
+        if fmt in seen or not ids.canonical(fmt):
+            return
+        seen.add(fmt)
+        yield CallSite.from_format(fmt, file="?", line=0, function=func,
+                                   module=module, origin=ORIGIN)
+
+    for shndx, offset, fmt in level_strings(image):
+        yield from site(fmt, functions.pop((shndx, offset), "?"))
+    for (shndx, offset), func in sorted(functions.items()):
+        fmt = _string_at(image, shndx, offset)
+        if fmt is not None:
+            yield from site(fmt, func)

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of the fallback without a printk index (msgid_db.strings)."""
+
+import unittest
+import zlib
+
+from msgid_db import elf, strings
+from msgid_db.tests import elf_builder as eb
+
+
+def crc(text: bytes) -> str:
+    return "%08x" % zlib.crc32(text)
+
+
+class StringsTest(unittest.TestCase):
+    def test_level_strings_of_a_stripped_vmlinux(self) -> None:
+        """vmlinux from a bzImage: strings with a level, nothing else."""
+        extra = (b"\x013e1000: probe of %s failed\n\0"
+                 b"plain string, no level\0"
+                 b"\x014\x01cnested levels %d\n\0"
+                 b"tail\x016not at a string start\0"
+                 b"\x016unterminated")
+        img = elf.ElfFile(eb.build_exec([], extra=extra), "vmlinux")
+        found = {s.id: s for s in strings.sites(img, "vmlinux")}
+        self.assertEqual(sorted(found), sorted([
+            crc(b"e1000: probe of %s failed"), crc(b"nested levels %d")]))
+        site = found[crc(b"e1000: probe of %s failed")]
+        self.assertEqual((site.origin, site.level, site.module, site.file,
+                          site.line, site.function),
+                         ("strings", "3", "vmlinux", "?", 0, "?"))
+
+    def test_module_calls(self) -> None:
+        """The format register of a printk-family call, with the caller;
+        other strings loaded before the call (%s arguments) are not
+        formats."""
+        data = eb.build_module_calls(
+            [b"\x016mymod: loaded\n", b"unreferenced, no level\n"], [
+                (b"probe failed: %d\n", 1, "_dev_err"),
+                (b"arg string", 0, "_dev_err"),      # %rdi: not the format
+                (b"\x013mymod: bad %s\n", 0, "_printk"),
+                (b"link up %s\n", 1, "netdev_info"),
+                (b"not printk %d\n", 1, "snprintf"),
+            ], func=b"mymod_probe")
+        img = elf.ElfFile(data, "mymod.ko")
+        found = {s.id: s for s in strings.sites(img, "mymod")}
+        self.assertEqual(sorted(found), sorted([
+            crc(b"mymod: loaded"), crc(b"probe failed: %d"),
+            crc(b"mymod: bad %s"), crc(b"link up %s")]))
+        for key in (b"probe failed: %d", b"mymod: bad %s", b"link up %s"):
+            self.assertEqual(found[crc(key)].function, "mymod_probe")
+        # Reached by no call: found by its level, without a function.
+        self.assertEqual(found[crc(b"mymod: loaded")].function, "?")
+        self.assertEqual(found[crc(b"probe failed: %d")].level, "-1")
+
+    def test_register_clobbered_by_a_call(self) -> None:
+        """A string loaded before another call is not the format of the
+        printk call after it."""
+        data = eb.build_module_calls([], [
+            (b"for kstrdup", 1, "kstrdup"),
+            (b"\x013x\n", 0, "_dev_err"),      # %rsi not loaded since
+        ])
+        found = [s.canonical for s in strings.sites(
+            elf.ElfFile(data, "m.ko"), "m")]
+        self.assertEqual(found, ["x"])
+
+
+if __name__ == "__main__":
+    unittest.main()
