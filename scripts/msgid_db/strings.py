@@ -40,18 +40,28 @@ _LEVEL_RE = re.compile(rb"(?:(?<=\x00)|\A)\x01[0-7c][^\x00]*")
 #: format, counted from 0 (%rdi, %rsi, %rdx, %rcx, %r8, %r9); the
 #: filesystems' own wrappers that pass it on through %pV are included.
 PRINTK_FUNCS: dict[str, int] = {
-    "_printk": 0, "_printk_deferred": 0, "printk_deferred": 0,
+    "_printk": 0, "_printk_deferred": 0,
     "_dev_emerg": 1, "_dev_alert": 1, "_dev_crit": 1, "_dev_err": 1,
     "_dev_warn": 1, "_dev_notice": 1, "_dev_info": 1,
     "dev_printk_emit": 2, "_dev_printk": 2, "dev_err_probe": 2,
     "netdev_emerg": 1, "netdev_alert": 1, "netdev_crit": 1, "netdev_err": 1,
     "netdev_warn": 1, "netdev_notice": 1, "netdev_info": 1,
     "netdev_printk": 2,
-    "xfs_emerg": 1, "xfs_alert": 1, "xfs_crit": 1, "xfs_err": 1,
-    "xfs_warn": 1, "xfs_notice": 1, "xfs_info": 1, "xfs_debug": 1,
-    "xfs_alert_tag": 2, "_btrfs_printk": 1, "btrfs_printk_in_rcu": 1,
-    "__ext4_msg": 2, "__ext4_warning": 3, "__ext4_warning_inode": 3,
-    "__ext4_error_inode": 5, "__ext4_error_file": 5,
+    "ibdev_emerg": 1, "ibdev_alert": 1, "ibdev_crit": 1, "ibdev_err": 1,
+    "ibdev_warn": 1, "ibdev_notice": 1, "ibdev_info": 1, "ibdev_printk": 2,
+    # pr_debug()/dev_dbg()/netdev_dbg() with CONFIG_DYNAMIC_DEBUG (as
+    # distributions build): printk(KERN_DEBUG "%s%pV", prefix, &vaf).
+    "__dynamic_pr_debug": 1, "__dynamic_dev_dbg": 2,
+    "__dynamic_netdev_dbg": 2, "__dynamic_ibdev_dbg": 2,
+    # Filesystems and DRM: their macros end in these functions.
+    "xfs_printk_level": 2, "_xfs_alert_tag": 2, "_btrfs_printk": 1,
+    "__ext4_msg": 2,
+    "__ext4_warning": 3, "__ext4_warning_inode": 3,
+    "__ext4_error_inode": 5, "__ext4_error_file": 4, "f2fs_printk": 2,
+    "ntfs_printk": 1, "__drm_err": 0, "__drm_dev_dbg": 3,
+    "drm_dev_printk": 2,
+    # WARN(cond, fmt, ...): vprintk(fmt) after the "cut here" line.
+    "__warn_printk": 0,
 }
 #: Register loaded by "mov $imm32, %reg" / "lea disp(%rip), %reg", keyed
 #: by the instruction bytes before the relocated field.

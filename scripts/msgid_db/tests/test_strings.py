@@ -52,6 +52,19 @@ class StringsTest(unittest.TestCase):
         self.assertEqual(found[crc(b"mymod: loaded")].function, "?")
         self.assertEqual(found[crc(b"probe failed: %d")].level, "-1")
 
+    def test_dynamic_debug_and_warn(self) -> None:
+        """dev_dbg() with CONFIG_DYNAMIC_DEBUG passes its format third,
+        WARN() first; the descriptor in %rdi is not a format."""
+        data = eb.build_module_calls([], [
+            (b"descriptor", 0, "__dynamic_dev_dbg"),
+            (b"queue %d stalled\n", 2, "__dynamic_dev_dbg"),
+            (b"bad state %d\n", 0, "__warn_printk"),
+        ])
+        found = sorted(s.id for s in strings.sites(
+            elf.ElfFile(data, "m.ko"), "m"))
+        self.assertEqual(found, sorted([crc(b"queue %d stalled"),
+                                        crc(b"bad state %d")]))
+
     def test_register_clobbered_by_a_call(self) -> None:
         """A string loaded before another call is not the format of the
         printk call after it."""
