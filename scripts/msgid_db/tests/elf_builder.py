@@ -95,8 +95,10 @@ def pack_elf(sections: list[Section], etype: int, machine: int,
 
 def build_exec(entries: list[Entry], is64: bool = True, little: bool = True,
                base: int = 0xffffffff81000000,
-               extra: bytes = b"") -> bytes:
-    """vmlinux-like ET_EXEC: absolute pointers resolved at link time."""
+               extra: bytes = b"", index: bool = True) -> bytes:
+    """vmlinux-like ET_EXEC: absolute pointers resolved at link time.
+    @extra is appended to the strings; index=False leaves out the
+    .printk_index section (a kernel built without CONFIG_PRINTK_INDEX)."""
     e = "<" if little else ">"
     ptr = "Q" if is64 else "I"
     if not is64:
@@ -119,13 +121,17 @@ def build_exec(entries: list[Entry], is64: bool = True, little: bool = True,
                     p(x.file), x.line, p(x.level), p(x.prefix))
         for x in entries)
     size = len(structs) // max(len(entries), 1)
-    index = b"".join(struct.pack(e + ptr, entry_addr + i * size)
-                     for i in range(len(entries)))
-    return pack_elf([
+    pointers = b"".join(struct.pack(e + ptr, entry_addr + i * size)
+                        for i in range(len(entries)))
+    sections = [
         Section(".rodata.str", data=bytes(strings.data), addr=str_addr),
         Section(".rodata", data=structs, addr=entry_addr),
-        Section(".printk_index", data=index, addr=index_addr),
-    ], ET_EXEC, EM_X86_64 if is64 else EM_386, is64, little)
+    ]
+    if index:
+        sections.append(Section(".printk_index", data=pointers,
+                                addr=index_addr))
+    return pack_elf(sections, ET_EXEC, EM_X86_64 if is64 else EM_386, is64,
+                    little)
 
 
 def build_rel(entries: list[Entry], machine: int = EM_X86_64,
