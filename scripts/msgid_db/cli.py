@@ -355,6 +355,21 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_diff(args: argparse.Namespace) -> int:
+    """Compare the IDs of two databases."""
+    from msgid_db import diff
+    old_db, new_db = database.open_db(args.old), database.open_db(args.new)
+    old = diff.by_id(old_db.all_sites())
+    new = diff.by_id(new_db.all_sites())
+    result = diff.compare(old, new)
+    names = (args.old, args.new)
+    if args.json:
+        diff.write_json(result, old, new, names, sys.stdout)
+    else:
+        diff.write_text(result, old, new, names, sys.stdout, args.summary)
+    return EXIT_OK
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     """Print counts by origin and class, and the build metadata."""
     db = database.open_db(_db_path(args))
@@ -482,6 +497,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--catalog", metavar="DIR",
                    help="catalog directory (default: "
                    "scripts/msgid_db/catalog)")
+
+    p = add("diff", cmd_diff, "compare the IDs of two databases: kept, "
+            "gone, new, moved")
+    p.add_argument("old", metavar="OLD.db")
+    p.add_argument("new", metavar="NEW.db")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object: counts and the IDs of each set")
+    p.add_argument("--summary", action="store_true",
+                   help="print the counts only")
 
     add("stats", cmd_stats, "print counts by origin and class")
     return parser

@@ -178,7 +178,7 @@ class CliTest(unittest.TestCase):
 
     def test_help_everywhere(self) -> None:
         for cmd in ("build", "lookup", "annotate", "collisions", "list",
-                    "explain", "stats"):
+                    "explain", "stats", "diff"):
             status, out, _ = self.run_cli(cmd, "--help")
             self.assertEqual(status, 0)
             self.assertIn("exit status:", out)
