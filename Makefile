@@ -11,7 +11,8 @@ J = $(H)/jobs.sh run $@
 
 .PHONY: help deps base tree refresh kernel kernel-off kernel-debug kunit kunit-um \
 	kunit-i386 vectors pytest selftest check-debug demo series series-check \
-	docs docs-html bench bench-icount bench-db fuzz check check-jobs check-start clean
+	docs docs-html bench bench-icount bench-db fuzz distro-check stability \
+	check check-jobs check-start clean
 
 help:
 	@echo "make demo        boot the patched kernel, look its identifiers up (first command)"
@@ -32,6 +33,7 @@ help:
 	@echo "make bench-icount  the same in instructions, x86_64 under QEMU -icount (about 15 min)"
 	@echo "make bench-db    speed of msgid-db.py lookup/annotate/build vs git grep"
 	@echo "make fuzz        libFuzzer+ASan+UBSan on msgid.c in user space (FUZZ_SECONDS=60)"
+	@echo "make distro-check  msgid-db.py on Debian's own 6.12 kernel package (15 s; skips offline)"
 
 deps:
 	$(J) $(H)/deps.sh
@@ -101,19 +103,24 @@ bench-db: kernel
 fuzz: deps
 	$(J) $(H)/fuzz.sh
 
+distro-check:
+	$(J) $(H)/distro-check.sh
+
 # make check runs two jobs at a time (CHECK_JOBS): a kernel build keeps
 # both cores busy, but its links, a QEMU boot (single-threaded TCG) or the
 # fuzzer use one, and the other job fills the second. Every line is tagged
 # with its job. The longest jobs come first; the orders below let a build
-# take from ccache what an earlier one compiled, and pytest read the boot
-# log of make selftest (out/boot/boot.log) instead of skipping those tests.
+# take from ccache what an earlier one compiled, pytest read the boot log
+# of make selftest (out/boot/boot.log) instead of skipping those tests, and
+# distro-check find the literals it checks in the base tree.
 CHECK_JOBS ?= 2
 CHECKS := kernel kernel-debug kunit-i386 kunit-um kernel-off series-check \
-	selftest check-debug fuzz pytest docs vectors
+	selftest check-debug fuzz pytest distro-check docs vectors
 ifneq ($(filter check-jobs,$(MAKECMDGOALS)),)
 kernel-off: kernel
 series-check: kernel-off
 pytest: selftest
+distro-check: tree
 endif
 
 check: check-start
