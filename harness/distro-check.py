@@ -34,7 +34,7 @@ MIN_FORMATS = 10000
 
 # (file, binary, function or None, pr_fmt prefix, literal as written in C)
 KNOWN: list[tuple[str, str, "str | None", str, str]] = [
-    # vmlinux: level-prefixed strings of the stripped image
+    # vmlinux: level-prefixed strings of the stripped image (pr_info()...)
     ("arch/x86/kernel/tsc.c", "vmlinux", None, "tsc: ",
      r"Detected %lu.%03lu MHz processor\n"),
     ("arch/x86/kernel/setup.c", "vmlinux", None, "",
@@ -45,6 +45,9 @@ KNOWN: list[tuple[str, str, "str | None", str, str]] = [
      r"oom_score_adj=%hd\n"),
     ("kernel/panic.c", "vmlinux", None, "",
      r"Kernel panic - not syncing: %s\n"),
+    # vmlinux: a format without level, found by the call to _dev_info()
+    ("drivers/pci/quirks.c", "vmlinux", None, "",
+     r"PIIX3: Enabling Passive Release\n"),
     # modules: dev_err(), xfs_notice(), btrfs_info(), pr_debug() through
     # dynamic debug
     ("drivers/net/virtio_net.c", "virtio_net", "virtnet_validate", "",

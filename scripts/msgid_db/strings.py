@@ -12,11 +12,17 @@ binary still holds are the format strings themselves:
   function (_dev_err(dev, fmt), netdev_info(dev, fmt), ...): formats
   without a level.
 
+- in an x86_64 vmlinux (ET_EXEC, stripped when taken out of a bzImage:
+  no relocations, no symbol table), the string whose address is loaded
+  into the format argument's register ("mov $imm32, %reg") shortly
+  before a direct call or jump to a printk-family function; the
+  functions' addresses come from the export table (__ksymtab), so only
+  exported ones count.
+
 Each is canonicalised and hashed by msgid_db.ids (origin "strings").  In
 modules the relocation that loads the string, and the symbol table, give
-the calling function; there is no file:line (file "?", line 0).  A vmlinux
-taken out of a bzImage is stripped: strings with a level only, no
-function.
+the calling function; there is no file:line (file "?", line 0), and no
+function in a stripped vmlinux.
 """
 
 import re
@@ -165,6 +171,73 @@ def call_formats(image: ElfFile) -> Iterator[tuple[int, int, str]]:
                     break
 
 
+#: How far before a call "mov $format, %reg" is looked for in a vmlinux.
+WINDOW = 48
+#: "mov $imm32, %reg" (sign-extended) by argument register, as compiled
+#: for the kernel's code model.
+_MOV_IMM: dict[int, bytes] = {0: b"\x48\xc7\xc7", 1: b"\x48\xc7\xc6",
+                              2: b"\x48\xc7\xc2", 3: b"\x48\xc7\xc1",
+                              4: b"\x49\xc7\xc0", 5: b"\x49\xc7\xc1"}
+_CALL_RE = re.compile(rb"[\xe8\xe9]", re.DOTALL)  # call / jmp rel32
+#: A plausible format: text, newlines, tabs and level bytes only.
+_FORMAT_RE = re.compile(rb"[\x01\t\n\x20-\x7e\x80-\xff]+")
+
+
+def exported(image: ElfFile) -> dict[int, str]:
+    """{address: name} of the symbols of __ksymtab and __ksymtab_gpl
+    (struct kernel_symbol with 32-bit offsets relative to each field,
+    as on x86_64)."""
+    out: dict[int, str] = {}
+    strtab = image.section("__ksymtab_strings")
+    if strtab is None:
+        return out
+    for name in ("__ksymtab", "__ksymtab_gpl"):
+        idx = image.section(name)
+        if idx is None:
+            continue
+        sec = image.sections[idx]
+        data = image.data[sec.offset:sec.offset + sec.size]
+        for pos in range(0, len(data) - 11, 12):
+            value, name_off = struct.unpack_from(image.endian + "ii", data,
+                                                 pos)
+            sym = image.string_at(sec.addr + pos + 4 + name_off)
+            if sym:
+                out[(sec.addr + pos + value) & (1 << 64) - 1] = sym.decode(
+                    "ascii", "replace")
+    return out
+
+
+def exec_call_formats(image: ElfFile) -> Iterator[bytes]:
+    """Yield the format of every printk-family call of an x86_64
+    vmlinux found as described above (no function: no symbol table)."""
+    if image.is_rel or image.machine != EM_X86_64 or not image.is64:
+        return
+    targets = {addr: PRINTK_FUNCS[name]
+               for addr, name in exported(image).items()
+               if name in PRINTK_FUNCS}
+    if not targets:
+        return
+    for sec in image.sections:
+        if not sec.flags & SHF_EXECINSTR or sec.type == 8 or not sec.addr:
+            continue
+        text = image.data[sec.offset:sec.offset + sec.size]
+        for m in _CALL_RE.finditer(text, 0, max(len(text) - 4, 0)):
+            pos = m.start()
+            rel = int.from_bytes(text[pos + 1:pos + 5], "little", signed=True)
+            reg = targets.get(sec.addr + pos + 5 + rel)
+            if reg is None:
+                continue
+            window = text[max(pos - WINDOW, 0):pos]
+            at = window.rfind(_MOV_IMM[reg])
+            if at < 0 or at + 7 > len(window):
+                continue
+            addr = int.from_bytes(window[at + 3:at + 7], "little",
+                                  signed=True) & (1 << 64) - 1
+            fmt = image.string_at(addr)
+            if fmt is not None and _FORMAT_RE.fullmatch(fmt):
+                yield fmt
+
+
 def _string_at(image: ElfFile, shndx: int, offset: int) -> Optional[bytes]:
     sec = image.sections[shndx]
     if not 0 <= offset < sec.size or sec.type == 8:
@@ -195,3 +268,5 @@ def sites(image: ElfFile, module: str) -> Iterator[CallSite]:
         fmt = _string_at(image, shndx, offset)
         if fmt is not None:
             yield from site(fmt, func)
+    for fmt in exec_call_formats(image):
+        yield from site(fmt, "?")

@@ -272,3 +272,43 @@ def build_module_calls(strings: list[bytes], calls: list[tuple[bytes, int,
                 entsize=24),
         Section(".strtab", SHT_STRTAB, bytes(names), flags=0),
     ], ET_REL, EM_X86_64)
+
+
+def build_exec_calls(calls: list[tuple[bytes, int, str]],
+                     exports: tuple[str, ...] = ("_printk", "_dev_err"),
+                     filler: bytes = b"",
+                     base: int = 0xffffffff81000000) -> bytes:
+    """Stripped x86_64 vmlinux (ET_EXEC, no symbols, no relocations): for
+    each (string, register, callee) of @calls, "mov $string, %reg" (sign-
+    extended imm32), @filler, then "call callee" (rel32). Every name of
+    @exports is a function ("ret") exported through __ksymtab with 32-bit
+    relative offsets; a callee not exported is a function that is not.
+    Registers: 0 %rdi, 1 %rsi, 2 %rdx."""
+    movs = {0: b"\x48\xc7\xc7", 1: b"\x48\xc7\xc6", 2: b"\x48\xc7\xc2"}
+    text_addr, rodata_addr = base, base + 0x100000
+    ksymtab_addr, kstr_addr = base + 0x200000, base + 0x300000
+    rodata = _Strings()
+    for s, _, _ in calls:
+        rodata.add(s)
+    names = sorted(set(exports) | {c for _, _, c in calls})
+    func_addr = {n: text_addr + 16 * i for i, n in enumerate(names)}
+    text = bytearray(b"\xc3" + b"\xcc" * 15) * len(names)  # ret, int3...
+    for s, reg, callee in calls:
+        text += movs[reg] + struct.pack("<i", rodata_addr + rodata.add(s)
+                                        - (1 << 64)) + filler + b"\xe8"
+        text += struct.pack("<i", func_addr[callee]
+                            - (text_addr + len(text) + 4))
+    kstr = _Strings()
+    ksymtab = b""
+    for n in exports:
+        entry = ksymtab_addr + len(ksymtab)
+        ksymtab += struct.pack("<iii", func_addr[n] - entry,
+                               kstr_addr + kstr.add(n.encode()) - entry - 4,
+                               0)
+    return pack_elf([
+        Section(".text", data=bytes(text), addr=text_addr,
+                flags=SHF_ALLOC | 4),
+        Section(".rodata", data=bytes(rodata.data), addr=rodata_addr),
+        Section("__ksymtab", data=ksymtab, addr=ksymtab_addr),
+        Section("__ksymtab_strings", data=bytes(kstr.data), addr=kstr_addr),
+    ], ET_EXEC, EM_X86_64)

@@ -77,5 +77,29 @@ class StringsTest(unittest.TestCase):
         self.assertEqual(found, ["x"])
 
 
+    def test_stripped_vmlinux_calls(self) -> None:
+        """A vmlinux out of a bzImage: formats loaded before calls to
+        exported printk functions, found by address; not those passed to
+        other functions, not-exported ones, or loads too far back."""
+        data = eb.build_exec_calls([
+            (b"PIIX3: Enabling Passive Release\n", 1, "_dev_err"),
+            (b"\x013plain: %d\n", 0, "_printk"),
+            (b"arg, not the format", 0, "_dev_err"),
+            (b"to kstrdup", 1, "kstrdup"),
+            (b"not exported\n", 1, "__ext4_msg"),
+            (b"bad \x02 byte", 1, "_dev_err"),
+        ], exports=("_printk", "_dev_err", "kstrdup"))
+        img = elf.ElfFile(data, "vmlinux")
+        self.assertEqual(strings.exported(img).get(
+            0xffffffff81000000 + 16 * 1), "_dev_err")
+        found = sorted(s.id for s in strings.sites(img, "vmlinux"))
+        self.assertEqual(found, sorted([
+            crc(b"PIIX3: Enabling Passive Release"), crc(b"plain: %d")]))
+        far = eb.build_exec_calls(
+            [(b"far away\n", 1, "_dev_err")],
+            filler=b"\x90" * strings.WINDOW)
+        self.assertEqual(list(strings.sites(elf.ElfFile(far, "v"), "v")), [])
+
+
 if __name__ == "__main__":
     unittest.main()
