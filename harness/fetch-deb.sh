@@ -9,7 +9,7 @@
 set -eu
 . "$(dirname "$0")/env.sh"
 
-pkg=$1 version=$2 dir=$3
+pkg=$1 version=$2 dir=$(realpath -m "$3")
 stamp=$dir/root/.fetched
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pkg=$version" ]; then
 	exit 0
