@@ -30,7 +30,7 @@ import struct
 from typing import Iterator, Optional
 
 from msgid_db import ids
-from msgid_db.elf import EM_X86_64, SHT_RELA, ElfFile
+from msgid_db.elf import EM_X86_64, SHT_RELA, ElfError, ElfFile
 from msgid_db.ids import CallSite
 
 ORIGIN = "strings"
@@ -105,9 +105,12 @@ class _Symbols:
 
     def __init__(self, image: ElfFile, symtab: int) -> None:
         tab = image.sections[symtab]
-        strtab = image.sections[tab.link]
         fmt = image.endian + "IBBHQQ"
         step = tab.entsize or struct.calcsize(fmt)
+        if tab.link >= len(image.sections) or step < struct.calcsize(fmt):
+            raise ElfError("%s: malformed symbol table (section %d)"
+                           % (image.name, symtab))
+        strtab = image.sections[tab.link]
         self.entries: list[tuple[str, int, int, int, int]] = []
         self.funcs: dict[int, list[tuple[int, int, str]]] = {}
         for pos in range(tab.offset, tab.offset + tab.size - step + 1, step):

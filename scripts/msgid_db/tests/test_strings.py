@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tests of the fallback without a printk index (msgid_db.strings)."""
 
+import struct
 import unittest
 import zlib
 
@@ -99,6 +100,19 @@ class StringsTest(unittest.TestCase):
             [(b"far away\n", 1, "_dev_err")],
             filler=b"\x90" * strings.WINDOW)
         self.assertEqual(list(strings.sites(elf.ElfFile(far, "v"), "v")), [])
+
+
+    def test_malformed_symbol_table(self) -> None:
+        """A symbol table linked to no string table is an ElfError (one
+        line for the user), not an IndexError."""
+        data = bytearray(eb.build_module_calls([], [(b"x\n", 1, "_dev_err")]))
+        shoff = struct.unpack_from("<Q", data, 0x28)[0]
+        struct.pack_into("<I", data, shoff + 4 * 64 + 40, 99)  # .symtab
+        img = elf.ElfFile(bytes(data), "m.ko")
+        self.assertEqual(img.sections[4].name, ".symtab")
+        with self.assertRaisesRegex(elf.ElfError,
+                                    "^m.ko: malformed symbol table"):
+            list(strings.sites(img, "m"))
 
 
 if __name__ == "__main__":
