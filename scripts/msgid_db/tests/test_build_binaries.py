@@ -115,6 +115,23 @@ class BuildBinariesTest(unittest.TestCase):
         self.assertIn("binaries:       %d binaries read" % (self.modules + 1),
                       out)
 
+    def test_with_source(self) -> None:
+        """--source adds the file:line a strings row lacks; lookup shows
+        both rows, each with its origin."""
+        self.file("src/arch/x86/kernel/tsc.c",
+                  b'#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt\n'
+                  b'void tsc_init(void)\n{\n'
+                  b'\tpr_info("Detected %lu.%03lu MHz processor\\n", a, b);'
+                  b'\n}\n')
+        status, _, err = self.build("--kernel", self.kernel, "--source",
+                                    os.path.join(self.dir, "src"))
+        self.assertEqual(status, 0, err)
+        self.assertEqual(self.lookup(TSC), [
+            'arch/x86/kernel/tsc.c:4 tsc_init <6> "\\0016tsc: Detected '
+            '%lu.%03lu MHz processor\\n" origin=source-approx',
+            '?:0 ? <6> "\\0016tsc: Detected %lu.%03lu MHz processor\\n" '
+            '(vmlinux) origin=strings'])
+
     def test_vmlinux_alias_and_index_kernel(self) -> None:
         """--vmlinux still works; a kernel with an index gives no note."""
         vmlinux = self.file("vmlinux", eb.build_exec(
