@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""stability.py OLD.db NEW.db [BOOT.log BOOT.db]: how stable is an ID?
+"""stability.py OLD.db NEW.db [--boot LOG DB] [--shipped DB]: how stable
+is an ID?
 
 OLD.db and NEW.db are source scans (msgid-db.py build --source) of two
 releases. Three ways of naming a message are compared, the ID and the two
@@ -26,6 +27,7 @@ boot's IDs that the scan finds in NEW ("seen by the scan"), where a miss
 in OLD means a change, not a blind spot of the scanner.
 """
 
+import argparse
 import re
 import sys
 from typing import Iterable
@@ -85,15 +87,18 @@ def boot_ids(path: str) -> list[str]:
 
 
 def main() -> int:
-    if len(sys.argv) not in (3, 5):
-        print(__doc__.split("\n\n")[0], file=sys.stderr)
-        return 2
-    old_sites, new_sites = load(sys.argv[1]), load(sys.argv[2])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("old", metavar="OLD.db")
+    parser.add_argument("new", metavar="NEW.db")
+    parser.add_argument("--boot", nargs=2, metavar=("LOG", "DB"))
+    parser.add_argument("--shipped", metavar="DB")
+    args = parser.parse_args()
+    old_sites, new_sites = load(args.old), load(args.new)
     old, new = Names(old_sites), Names(new_sites)
     old_texts = {text(s.canonical) for s in old_sites}
-    print("OLD %s: %d call sites, %d IDs" % (sys.argv[1], len(old_sites),
+    print("OLD %s: %d call sites, %d IDs" % (args.old, len(old_sites),
                                              len(old.ids)))
-    print("NEW %s: %d call sites, %d IDs" % (sys.argv[2], len(new_sites),
+    print("NEW %s: %d call sites, %d IDs" % (args.new, len(new_sites),
                                              len(new.ids)))
     print()
     print("%-44s %8s %11s %8s" % ("", "ID", "file:line", "text"))
@@ -120,11 +125,22 @@ def main() -> int:
     print()
     print("OLD's IDs gone: %d, %d of them (%s) only in files NEW no longer "
           "has" % (len(gone), removed, share(removed, len(gone)).strip()))
-    if len(sys.argv) == 5:
+    if args.shipped:
+        shipped = {s.id for s in load(args.shipped)}
+        seen = shipped & new.ids
+        print()
+        print("Shipped %s: %d IDs, %d (%s) seen by the scan of NEW; of "
+              "those, %d (%s) already in OLD" % (
+                  args.shipped, len(shipped), len(seen),
+                  share(len(seen), len(shipped)).strip(),
+                  len(seen & old.ids),
+                  share(len(seen & old.ids), len(seen)).strip()))
+    if args.boot:
+        log, boot_db = args.boot
         by_id: dict[str, list[CallSite]] = {}
-        for s in load(sys.argv[4]):
+        for s in load(boot_db):
             by_id.setdefault(s.id, []).append(s)
-        printed = boot_ids(sys.argv[3])
+        printed = boot_ids(log)
         known = [i for i in printed if i in by_id and not all(
             SERIES.match(s.file) or s.module == "test_msgid"
             for s in by_id[i])]
@@ -142,8 +158,8 @@ def main() -> int:
         print()
         print("Boot %s: %d IDs printed, %d of them from the series' test "
               "code, %d not in %s" % (
-                  sys.argv[3], len(printed),
-                  len(printed) - len(known) - unknown, unknown, sys.argv[4]))
+                  log, len(printed),
+                  len(printed) - len(known) - unknown, unknown, boot_db))
         for label, wanted in (
                 ("NEW's boot messages already in OLD", known),
                 ("  of those seen by the scan in NEW",

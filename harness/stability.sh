@@ -4,9 +4,10 @@
 # next? Source-scan databases (msgid-db.py build --source) of Debian's
 # linux-source-6.1 (OLD_PKG in env.sh, fetched into out/stability) and of
 # the pinned 6.12 base, compared by harness/stability.py: the share of
-# 6.1's IDs, file:line places and texts still in 6.12, and, when
-# make selftest has run, the share of the lean 6.12 boot's messages that
-# 6.1 already had (with the kernel's printk index, out/build/msgid).
+# 6.1's IDs, file:line places and texts still in 6.12; when make
+# distro-check has run, the same for the IDs Debian's 6.12 binaries hold;
+# when make selftest has run, the share of the lean 6.12 boot's messages
+# that 6.1 already had (with the kernel's printk index, out/build/msgid).
 # Cold: 140 MB of download, two tarballs unpacked (30 s each) and two
 # source scans (6 min each, measured side by side on 2 busy cores); then
 # seconds, as everything is kept in out/stability (rm its *.db to scan
@@ -39,13 +40,18 @@ for name in "$OLD_PKG" "$BASE_PKG"; do
 	say "$name: $(( $(date +%s) - start )) s"
 done
 
-boot=()
+extra=()
+if [ -s "$OUT/distro/msgid.db" ]; then
+	extra+=(--shipped "$OUT/distro/msgid.db")
+else
+	say "no out/distro/msgid.db (make distro-check): no figure for Debian's binaries"
+fi
 if [ -s "$OUT/boot/boot.log" ] && [ -f "$BUILD/msgid/vmlinux" ]; then
 	python3 "$tool" build --kernel "$BUILD/msgid/vmlinux" --modules \
 		"$BUILD/msgid" -o "$dir/boot.db"
-	boot=("$OUT/boot/boot.log" "$dir/boot.db")
+	extra+=(--boot "$OUT/boot/boot.log" "$dir/boot.db")
 else
 	say "no out/boot/boot.log and out/build/msgid (make selftest): no boot figures"
 fi
 python3 "$ROOT/harness/stability.py" "$dir/$OLD_PKG.db" "$dir/$BASE_PKG.db" \
-	"${boot[@]}" | tee "$dir/table.txt"
+	"${extra[@]}" | tee "$dir/table.txt"
