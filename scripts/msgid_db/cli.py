@@ -104,10 +104,11 @@ class _Binaries:
         self.strings: list[CallSite] = []
         self.strings_dropped = 0
 
-    def sites(self, image: "elf.ElfFile", module: str) -> Iterator[CallSite]:
+    def sites(self, image: "elf.ElfFile", module: str,
+              kernel: bool = False) -> Iterator[CallSite]:
         """Yield the index rows of @image, or keep its strings rows."""
         from msgid_db import strings
-        if module == "vmlinux":
+        if kernel:
             self.kernels += 1
         else:
             self.modules += 1
@@ -221,7 +222,7 @@ def cmd_build(args: argparse.Namespace) -> int:
                 binaries.index_ids.add(site.id)
                 yield site
         if vmlinux:
-            yield from binaries.sites(vmlinux, "vmlinux")
+            yield from binaries.sites(vmlinux, "vmlinux", kernel=True)
             sources.append("kernel:%s" % args.kernel)
         if args.modules:
             yield from _modules_sites(args.modules, binaries)
