@@ -56,7 +56,9 @@ KNOWN: list[tuple[str, str, "str | None", str, str]] = [
      r"Mounting V%d Filesystem %pU"),
     ("fs/btrfs/super.c", "btrfs", "btrfs_emit_options", "",
      r"allowing degraded mounts"),
-    ("drivers/net/virtio_net.c", "virtio_net", "xdp_linearize_page", "",
+    # pr_debug() through dynamic debug: its struct _ddebug gives the
+    # function and the file (checked too)
+    ("drivers/net/virtio_net.c", "virtio_net", "check_mergeable_len", "",
      r"%s: rx error: len %u exceeds truesize %lu\n"),
 ]
 
@@ -130,9 +132,11 @@ def main() -> int:
 
     for file, binary, func, prefix, literal in KNOWN:
         msgid = expected_id(prefix, literal)
-        rows = conn.execute("SELECT module, function FROM sites WHERE id = ?",
-                            (msgid,)).fetchall()
-        ok = any(mod == binary and func in (None, fn) for mod, fn in rows)
+        rows = conn.execute("SELECT module, function, file, origin FROM "
+                            "sites WHERE id = ?", (msgid,)).fetchall()
+        ok = any(mod == binary and func in (None, fn) and
+                 (origin != "dyndbg" or where == file)
+                 for mod, fn, where, origin in rows)
         what = '%s "%s%s" (%s%s) = %s' % (file, prefix, literal, binary,
                                           ", " + func if func else "", msgid)
         if tree:

@@ -142,8 +142,10 @@ class _Binaries:
         if self.without_index:
             text += ("; %d without .printk_index (built without "
                      "CONFIG_PRINTK_INDEX): their formats are taken from "
-                     "their read-only strings, origin 'strings', without "
-                     "file:line (--source adds it)" % self.without_index)
+                     "their read-only strings and printk calls (origin "
+                     "'strings', no file:line: --source adds it) and from "
+                     "their dynamic debug tables (origin 'dyndbg')"
+                     % self.without_index)
         if self.strings_dropped:
             text += "; %d strings rows dropped for an index row" % (
                 self.strings_dropped)

@@ -23,6 +23,11 @@ Each is canonicalised and hashed by msgid_db.ids (origin "strings").  In
 modules the relocation that loads the string, and the symbol table, give
 the calling function; there is no file:line (file "?", line 0), and no
 function in a stripped vmlinux.
+
+One kind of format does come with its place: pr_debug(), dev_dbg() and
+netdev_dbg() built with CONFIG_DYNAMIC_DEBUG (as distributions build)
+have a struct _ddebug in the module's __dyndbg section, holding the
+format, function, file and line.  Those rows have the origin "dyndbg".
 """
 
 import re
@@ -34,6 +39,10 @@ from msgid_db.elf import EM_X86_64, SHT_RELA, ElfError, ElfFile
 from msgid_db.ids import CallSite
 
 ORIGIN = "strings"
+DYNDBG_ORIGIN = "dyndbg"
+#: sizeof(struct _ddebug) on 64-bit: four pointers, the line/class/flags
+#: word, and the static key with CONFIG_JUMP_LABEL (56) or without (40).
+DYNDBG_SIZES = (56, 40)
 SHF_EXECINSTR = 4
 STT_FUNC = 2
 R_X86_64_PC32, R_X86_64_PLT32, R_X86_64_32, R_X86_64_32S = 2, 4, 10, 11
@@ -250,13 +259,46 @@ def _string_at(image: ElfFile, shndx: int, offset: int) -> Optional[bytes]:
     return image.data[start:end] if end >= 0 else None
 
 
+def dyndbg(image: ElfFile) -> Iterator[tuple[bytes, str, str, int]]:
+    """Yield (format, function, file, line) of every struct _ddebug of a
+    64-bit x86 module's __dyndbg section (relocations applied)."""
+    idx = image.section("__dyndbg")
+    if idx is None or not image.is_rel or image.machine != EM_X86_64 or \
+            not image.is64:
+        return
+    data = image.section_data(idx)
+    for size in DYNDBG_SIZES:
+        if len(data) % size:
+            continue
+        entries = [struct.unpack_from("<QQQQI", data, pos)
+                   for pos in range(0, len(data), size)]
+        # Every entry names the same module: the stride is right.
+        if len({e[0] for e in entries}) != 1:
+            continue
+        for _, func, file, fmt, bits in entries:
+            text = image.string_at(fmt)
+            if text is None:
+                continue
+            yield (text, ids.decode(image.string_at(func) or b"?"),
+                   ids.decode(image.string_at(file) or b"?"),
+                   bits & 0x3ffff)
+        return
+
+
 def sites(image: ElfFile, module: str) -> Iterator[CallSite]:
-    """Yield one call site (origin "strings") per distinct format found
-    in @image: level-prefixed strings and printk-family call formats."""
+    """Yield the call sites of @image's dynamic debug table (origin
+    "dyndbg"), then one call site (origin "strings") per other distinct
+    format: level-prefixed strings and printk-family call formats."""
+    seen: set[bytes] = set()
+    for fmt, func, file, line in dyndbg(image):
+        if ids.canonical(fmt):
+            seen.add(fmt)
+            yield CallSite.from_format(fmt, file=file, line=line,
+                                       function=func, module=module,
+                                       origin=DYNDBG_ORIGIN)
     functions: dict[tuple[int, int], str] = {}
     for shndx, offset, func in call_formats(image):
         functions.setdefault((shndx, offset), func)
-    seen: set[bytes] = set()
 
     def site(fmt: bytes, func: str) -> Iterator[CallSite]:
         if fmt in seen or not ids.canonical(fmt):

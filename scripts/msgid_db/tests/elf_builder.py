@@ -312,3 +312,36 @@ def build_exec_calls(calls: list[tuple[bytes, int, str]],
         Section("__ksymtab", data=ksymtab, addr=ksymtab_addr),
         Section("__ksymtab_strings", data=bytes(kstr.data), addr=kstr_addr),
     ], ET_EXEC, EM_X86_64)
+
+
+def build_module_dyndbg(entries: list[tuple[bytes, bytes, bytes, int]],
+                        modname: bytes = b"dbgmod", size: int = 56) -> bytes:
+    """x86_64 ET_REL module with a __dyndbg section: one struct _ddebug
+    of @size bytes (56 with CONFIG_JUMP_LABEL) per (format, function,
+    file, line) of @entries, its pointers as R_X86_64_64 relocations
+    against .rodata.str1.1."""
+    rodata = _Strings()
+    table = bytearray()
+    relas = b""
+    for fmt, func, file, line in entries:
+        base = len(table)
+        entry = bytearray(size)
+        struct.pack_into("<I", entry, 32, line | (0 << 18))
+        table += entry
+        for i, s in enumerate((modname, func, file, fmt)):
+            # Symbol 1 is the section symbol of .rodata.str1.1.
+            relas += struct.pack("<QQq", base + 8 * i, (1 << 32) | 1,
+                                 rodata.add(s))
+    syms = struct.pack("<IBBHQQ", 0, 0, 0, 0, 0, 0)
+    syms += struct.pack("<IBBHQQ", 0, 3, 0, 1, 0, 0)
+    # Sections: 1 .rodata.str1.1, 2 __dyndbg, 3 .rela__dyndbg, 4 .symtab,
+    # 5 .strtab
+    return pack_elf([
+        Section(".rodata.str1.1", data=bytes(rodata.data)),
+        Section("__dyndbg", data=bytes(table), flags=SHF_ALLOC | 1),
+        Section(".rela__dyndbg", SHT_RELA, relas, flags=0, link=4, info=2,
+                entsize=24),
+        Section(".symtab", SHT_SYMTAB, syms, flags=0, link=5, info=2,
+                entsize=24),
+        Section(".strtab", SHT_STRTAB, b"\0", flags=0),
+    ], ET_REL, EM_X86_64)

@@ -115,5 +115,34 @@ class StringsTest(unittest.TestCase):
             list(strings.sites(img, "m"))
 
 
+    def test_dynamic_debug_table(self) -> None:
+        """pr_debug()/dev_dbg() of a module with CONFIG_DYNAMIC_DEBUG: each
+        struct _ddebug gives its format with file, line and function;
+        both struct sizes (with and without jump labels)."""
+        entries = [
+            (b"virtnet: registered device %s\n", b"virtnet_probe",
+             b"drivers/net/virtio_net.c", 6846),
+            (b"%s: rx error\n", b"check_len", b"drivers/net/virtio_net.c",
+             757),
+            (b"%s: rx error\n", b"receive", b"drivers/net/virtio_net.c",
+             2291),
+            (b"\n", b"empty", b"x.c", 1),               # canonical "": skipped
+        ]
+        for size in (56, 40):
+            with self.subTest(size=size):
+                img = elf.ElfFile(eb.build_module_dyndbg(entries, size=size),
+                                  "virtio_net.ko")
+                found = [(s.id, s.file, s.line, s.function, s.origin)
+                         for s in strings.sites(img, "virtio_net")]
+                self.assertEqual(found, [
+                    (crc(b"virtnet: registered device %s"),
+                     "drivers/net/virtio_net.c", 6846, "virtnet_probe",
+                     "dyndbg"),
+                    (crc(b"%s: rx error"), "drivers/net/virtio_net.c", 757,
+                     "check_len", "dyndbg"),
+                    (crc(b"%s: rx error"), "drivers/net/virtio_net.c", 2291,
+                     "receive", "dyndbg")])
+
+
 if __name__ == "__main__":
     unittest.main()
