@@ -532,6 +532,8 @@ class FuzzTest(Fixture):
                 [(b"hello %d\n", 1, "_dev_err"), (b"\x016x\n", 0, "_printk")]),
             "module-calls": eb.build_module_calls(
                 [b"\x013a %s\n"], [(b"b %d\n", 1, "_dev_err")]),
+            "module-dyndbg": eb.build_module_dyndbg(
+                [(b"c %d\n", b"f", b"x.c", 3), (b"d\n", b"g", b"y.c", 4)]),
             "index": INDEX,
             "log": b"[    1.0] (%s): hello 1\n6,1,2,-;(%s): mce\n SUB=x\n"
                    % (HELLO.encode(), MCE.encode()),
@@ -540,7 +542,7 @@ class FuzzTest(Fixture):
             "source": b'#define pr_fmt(fmt) "x: " fmt\nvoid f(int a)\n{\n'
                       b'\tpr_err("hello %d\\n", a);\n\tdev_err(d, "y");\n}\n',
         }
-        for i in range(240):
+        for i in range(270):
             kind = sorted(seeds)[i % len(seeds)]
             data = bytearray(seeds[kind])
             for _ in range(rng.randrange(1, 6)):
@@ -559,7 +561,7 @@ class FuzzTest(Fixture):
             elif kind == "module":
                 argv = ["build", "--modules",
                         self.mkdir("fm%d" % i, {"m.ko": data})]
-            elif kind == "module-calls":
+            elif kind in ("module-calls", "module-dyndbg"):
                 argv = ["build", "--modules",
                         self.mkdir("fm%d" % i, {"m.ko.xz": lzma.compress(
                             data, check=lzma.CHECK_CRC32)})]
