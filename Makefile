@@ -107,7 +107,7 @@ fuzz: deps
 distro-check:
 	$(J) $(H)/distro-check.sh
 
-stability: deps
+stability: base
 	$(J) $(H)/stability.sh
 
 # make check runs two jobs at a time (CHECK_JOBS): a kernel build keeps

@@ -12,7 +12,8 @@ set -eu
 
 dir=$OUT/distro
 status=0
-"$ROOT/harness/fetch-deb.sh" "$DISTRO_PKG" "$DISTRO_VERSION" "$dir" || status=$?
+"$ROOT/harness/fetch-deb.sh" "$DISTRO_PKG" "$DISTRO_VERSION" "$DISTRO_SUITE" \
+	"$dir" || status=$?
 if [ "$status" = 3 ]; then
 	echo "distro-check: SKIP: cannot fetch $DISTRO_PKG=$DISTRO_VERSION"
 	exit 0

@@ -16,10 +16,12 @@ DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org}
 # built without CONFIG_PRINTK_INDEX. Moves with BASE_VERSION.
 DISTRO_PKG=linux-image-6.12.118+deb12-cloud-amd64-unsigned
 DISTRO_VERSION=$BASE_VERSION
+DISTRO_SUITE=$BASE_SUITE
 
 # The previous Debian LTS kernel's source, the "old" side of make stability.
 OLD_PKG=linux-source-6.1
 OLD_VERSION=6.1.192-3
+OLD_SUITE=bookworm-security
 OLD_TARBALL=usr/src/linux-source-6.1.tar.xz
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -3,7 +3,8 @@
 # stability.sh: how stable is an ID from one Debian LTS kernel to the
 # next? Source-scan databases (msgid-db.py build --source) of Debian's
 # linux-source-6.1 (OLD_PKG in env.sh, fetched into out/stability) and of
-# the pinned 6.12 base, compared by harness/stability.py: the share of
+# the pinned 6.12 base (out/base, make base), compared by
+# harness/stability.py: the share of
 # 6.1's IDs, file:line places and texts still in 6.12; when make
 # distro-check has run, the same for the IDs Debian's 6.12 binaries hold;
 # when make selftest has run, the share of the lean 6.12 boot's messages
@@ -17,7 +18,7 @@ set -eu
 
 dir=$OUT/stability
 mkdir -p "$dir"
-"$ROOT/harness/fetch-deb.sh" "$OLD_PKG" "$OLD_VERSION" "$dir/old" ||
+"$ROOT/harness/fetch-deb.sh" "$OLD_PKG" "$OLD_VERSION" "$OLD_SUITE" "$dir/old" ||
 	die "cannot fetch $OLD_PKG=$OLD_VERSION"
 
 # unpack TARBALL NAME: the tree out/stability/NAME, once.
