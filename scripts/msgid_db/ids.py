@@ -17,6 +17,7 @@ canonicalisation:
 This module is the only place implementing that rule.
 """
 
+import posixpath
 import re
 import zlib
 from typing import NamedTuple, Optional
@@ -118,6 +119,15 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8", "backslashreplace")
 
 
+def tree_path(file: str) -> str:
+    """A call site's file as a path in the kernel tree: __FILE__ of a
+    header included as "../base.h" is "drivers/pnp/pnpacpi/../base.h" in
+    the printk index; that is drivers/pnp/base.h."""
+    if "/." not in file and not file.startswith("./"):
+        return file
+    return posixpath.normpath(file)
+
+
 class InputError(Exception):
     """Bad user input (file, index, catalog...); exit status 2."""
 
@@ -147,7 +157,8 @@ class CallSite(NamedTuple):
         """
         canon = canonical(fmt)
         return cls(id=known_id or "%08x" % zlib.crc32(canon),
-                   canonical=decode(canon), format=decode(fmt), file=file,
+                   canonical=decode(canon), format=decode(fmt),
+                   file=tree_path(file),
                    line=line, function=function,
                    level=level if level is not None else level_of(fmt),
                    module=module, msg_class=classify(canon), origin=origin)
