@@ -246,7 +246,7 @@ def exec_call_formats(image: ElfFile) -> Iterator[bytes]:
             addr = int.from_bytes(window[at + 3:at + 7], "little",
                                   signed=True) & (1 << 64) - 1
             fmt = image.string_at(addr)
-            if fmt is not None and _FORMAT_RE.fullmatch(fmt):
+            if fmt is not None and plausible(fmt):
                 yield fmt
 
 
@@ -257,6 +257,19 @@ def _string_at(image: ElfFile, shndx: int, offset: int) -> Optional[bytes]:
     start = sec.offset + offset
     end = image.data.find(b"\0", start, sec.offset + sec.size)
     return image.data[start:end] if end >= 0 else None
+
+
+def plausible(fmt: bytes) -> bool:
+    """Whether @fmt can be a format: UTF-8 text with no control bytes but
+    newlines, tabs and level bytes (data that happens to start with
+    KERN_SOH and a digit is not)."""
+    if not _FORMAT_RE.fullmatch(fmt):
+        return False
+    try:
+        fmt.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def dyndbg(image: ElfFile) -> Iterator[tuple[bytes, str, str, int]]:
@@ -301,7 +314,7 @@ def sites(image: ElfFile, module: str) -> Iterator[CallSite]:
         functions.setdefault((shndx, offset), func)
 
     def site(fmt: bytes, func: str) -> Iterator[CallSite]:
-        if fmt in seen or not ids.canonical(fmt):
+        if fmt in seen or not ids.canonical(fmt) or not plausible(fmt):
             return
         seen.add(fmt)
         yield CallSite.from_format(fmt, file="?", line=0, function=func,

@@ -20,6 +20,7 @@ class StringsTest(unittest.TestCase):
                  b"plain string, no level\0"
                  b"\x014\x01cnested levels %d\n\0"
                  b"tail\x016not at a string start\0"
+                 b"\x015r\x81\xff\xff\xff\xb0\x8cb\0"  # pointers, not text
                  b"\x016unterminated")
         img = elf.ElfFile(eb.build_exec([], extra=extra), "vmlinux")
         found = {s.id: s for s in strings.sites(img, "vmlinux")}
