@@ -11,6 +11,19 @@ BASE_VERSION=6.12.118-1~deb12u1
 BASE_SUITE=bookworm-security
 DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org}
 
+# Debian's own kernel package built from that base (make distro-check):
+# what msgid-db.py meets on a distribution, a bzImage and *.ko.xz modules
+# built without CONFIG_PRINTK_INDEX. Moves with BASE_VERSION.
+DISTRO_PKG=linux-image-6.12.118+deb12-cloud-amd64-unsigned
+DISTRO_VERSION=$BASE_VERSION
+DISTRO_SUITE=$BASE_SUITE
+
+# The previous Debian LTS kernel's source, the "old" side of make stability.
+OLD_PKG=linux-source-6.1
+OLD_VERSION=6.1.192-3
+OLD_SUITE=bookworm-security
+OLD_TARBALL=usr/src/linux-source-6.1.tar.xz
+
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${OUT:-$ROOT/out}
 TREE=${TREE:-$OUT/linux}

@@ -88,25 +88,87 @@ def _elf_sites(image: "elf.ElfFile", module: str) -> Iterator[CallSite]:
 
 
 def _module_files(directory: str) -> Iterator[str]:
+    from msgid_db import image
     if not os.path.isdir(directory):
         raise UsageError("%s: no such directory" % directory)
     for dirpath, dirnames, filenames in os.walk(directory):
         dirnames.sort()
         for name in sorted(filenames):
-            if name.endswith((".ko", ".ko.gz", ".ko.xz")):
+            if name.endswith(image.MODULE_SUFFIXES):
                 yield os.path.join(dirpath, name)
-            elif name.endswith(".ko.zst"):
-                _warn("%s: zstd-compressed modules are not supported, "
-                      "skipped" % os.path.join(dirpath, name))
 
 
-def _modules_sites(directory: str) -> Iterator[CallSite]:
+class _Binaries:
+    """What build read from ELF files: its report, and the call sites
+    found in read-only strings, held back until the index's are known
+    (a row from an index wins over a strings row with the same ID)."""
+
+    def __init__(self) -> None:
+        self.kernels = 0
+        self.modules = 0
+        self.without_index = 0
+        self.index_ids: set[str] = set()
+        self.strings: list[CallSite] = []
+        self.strings_dropped = 0
+
+    def sites(self, image: "elf.ElfFile", module: str,
+              kernel: bool = False) -> Iterator[CallSite]:
+        """Yield the index rows of @image, or keep its strings rows."""
+        from msgid_db import strings
+        if kernel:
+            self.kernels += 1
+        else:
+            self.modules += 1
+        if image.section(".printk_index") is None:
+            self.without_index += 1
+            self.strings.extend(strings.sites(image, module))
+            return
+        for site in _elf_sites(image, module):
+            self.index_ids.add(site.id)
+            yield site
+
+    def strings_sites(self) -> Iterator[CallSite]:
+        """Yield the strings rows whose ID no index row has."""
+        for site in self.strings:
+            if site.id in self.index_ids:
+                self.strings_dropped += 1
+            else:
+                yield site
+
+    def counts(self) -> str:
+        """What was read, e.g. "1139 binaries read (1 kernel, 1138
+        modules)", or "" if no ELF file was."""
+        if not self.kernels + self.modules:
+            return ""
+        return "%d binaries read (%d kernel, %d modules)" % (
+            self.kernels + self.modules, self.kernels, self.modules)
+
+    def report(self) -> str:
+        """One line: counts(), and where the formats came from."""
+        text = self.counts()
+        if self.without_index:
+            text += ("; %d without .printk_index (built without "
+                     "CONFIG_PRINTK_INDEX): their formats are taken from "
+                     "their read-only strings and printk calls (origin "
+                     "'strings', no file:line: --source adds it) and from "
+                     "their dynamic debug tables (origin 'dyndbg')"
+                     % self.without_index)
+        if self.strings_dropped:
+            text += "; %d strings rows dropped for an index row" % (
+                self.strings_dropped)
+        return text
+
+
+def _modules_sites(directory: str,
+                   binaries: _Binaries) -> Iterator[CallSite]:
     from msgid_db import elf
+    before = binaries.modules
     for path in _module_files(directory):
         image = elf.ElfFile.from_path(path)
-        if image.section(".printk_index") is None:
-            continue
-        yield from _elf_sites(image, elf.module_name(image, path))
+        yield from binaries.sites(image, elf.module_name(image, path))
+    if binaries.modules == before:
+        _warn("%s: no modules (*.ko, *.ko.gz, *.ko.xz, *.ko.zst) found"
+              % directory)
 
 
 @contextlib.contextmanager
@@ -140,15 +202,15 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     from msgid_db import elf, source
     use_index = args.index_dir is not None or not (
-        args.vmlinux or args.modules or args.source)
+        args.kernel or args.modules or args.source)
     index_dir = args.index_dir or DEFAULT_INDEX_DIR
     meta = {"built": datetime.datetime.now(datetime.timezone.utc)
             .isoformat(timespec="seconds"), "tool": PROG}
     sources: list[str] = []
+    binaries = _Binaries()
     # Check every input before the (atomic) write starts.
-    vmlinux = elf.ElfFile.from_path(args.vmlinux) if args.vmlinux else None
+    vmlinux = elf.ElfFile.from_path(args.kernel) if args.kernel else None
     if vmlinux:
-        vmlinux.printk_index()  # fail early without .printk_index
         release = vmlinux.kernel_release()
         if release:
             meta["kernel_release"] = release
@@ -165,23 +227,33 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     def sites() -> Iterator[CallSite]:
         if use_index:
-            yield from _index_sites(index_dir, sources)
+            for site in _index_sites(index_dir, sources):
+                binaries.index_ids.add(site.id)
+                yield site
         if vmlinux:
-            yield from _elf_sites(vmlinux, "vmlinux")
-            sources.append("vmlinux:%s" % args.vmlinux)
+            yield from binaries.sites(vmlinux, "vmlinux", kernel=True)
+            sources.append("kernel:%s" % args.kernel)
         if args.modules:
-            yield from _modules_sites(args.modules)
+            yield from _modules_sites(args.modules, binaries)
             sources.append("modules:%s" % args.modules)
         if args.source:
             yield from source.scan_tree(args.source)
             sources.append("source:%s" % args.source)
+        yield from binaries.strings_sites()
         meta["sources"] = " ".join(sources)
+        if binaries.counts():
+            meta["binaries"] = binaries.counts()
 
     path = args.output or _db_path(args)
     with _signals_interrupt():
         count = database.write(path, sites(), meta)
+    report = binaries.report()
+    if report:
+        print("%s: %s" % (PROG, report), file=sys.stderr)
     print("%s: %d call sites from %s" % (path, count, meta["sources"]),
           file=sys.stderr)
+    if not count:
+        _warn("the database has no call sites")
     return EXIT_OK
 
 
@@ -196,7 +268,7 @@ def format_site(site: CallSite) -> str:
         text += " [%s]" % site.msg_class
     if site.module:
         text += " (%s)" % site.module
-    return text
+    return text + " origin=%s" % site.origin
 
 
 def _site_dict(site: CallSite) -> dict:
@@ -294,6 +366,21 @@ def cmd_explain(args: argparse.Namespace) -> int:
             print()
             for site in sites:
                 print("  -> " + format_site(site))
+    return EXIT_OK
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    """Compare the IDs of two databases."""
+    from msgid_db import diff
+    old_db, new_db = database.open_db(args.old), database.open_db(args.new)
+    old = diff.by_id(old_db.all_sites())
+    new = diff.by_id(new_db.all_sites())
+    result = diff.compare(old, new)
+    names = (args.old, args.new)
+    if args.json:
+        diff.write_json(result, old, new, names, sys.stdout)
+    else:
+        diff.write_text(result, old, new, names, sys.stdout, args.summary)
     return EXIT_OK
 
 
@@ -456,10 +543,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--index-dir", metavar="DIR",
                    help="printk index directory (default %s)"
                    % DEFAULT_INDEX_DIR)
-    p.add_argument("--vmlinux", metavar="FILE",
-                   help="read .printk_index from an uncompressed vmlinux")
+    p.add_argument("--kernel", "--vmlinux", metavar="FILE", dest="kernel",
+                   help="a vmlinux or compressed kernel image (bzImage): "
+                   "its .printk_index, else its format strings")
     p.add_argument("--modules", metavar="DIR",
-                   help="read .printk_index from every *.ko below DIR")
+                   help="the same for every *.ko, *.ko.gz, *.ko.xz and "
+                   "*.ko.zst below DIR")
     p.add_argument("--source", metavar="DIR",
                    help="scan C sources below DIR (approximate)")
 
@@ -494,6 +583,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--catalog", metavar="DIR",
                    help="catalog directory (default: "
                    "scripts/msgid_db/catalog)")
+
+    p = add("diff", cmd_diff, "compare the IDs of two databases: kept, "
+            "gone, new, moved")
+    p.add_argument("old", metavar="OLD.db")
+    p.add_argument("new", metavar="NEW.db")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object: counts and the IDs of each set")
+    p.add_argument("--summary", action="store_true",
+                   help="print the counts only")
 
     add("stats", cmd_stats, "print counts by origin and class")
 

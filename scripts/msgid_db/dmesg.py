@@ -88,9 +88,13 @@ class Annotator:
         for file, line, func, module, site_class, level in \
                 sites[:self.max_sites]:
             cls = text_class if text_class != CLASS_NONE else site_class
-            out.append("  -> %s:%d %s <%s>%s%s\n" % (
-                file, line, func, level,
-                " [%s]" % module if module and module != "vmlinux" else "",
+            # A row from a binary's strings has no place: name the binary.
+            place = ("%s:%d" % (file, line) if file != "?"
+                     else "(%s, no file:line)" % (module or "?"))
+            out.append("  -> %s %s <%s>%s%s\n" % (
+                place, func, level,
+                " [%s]" % module if module and module != "vmlinux"
+                and file != "?" else "",
                 " [%s]" % cls if cls != CLASS_NONE else ""))
         if len(sites) > self.max_sites:
             out.append("  -> ... and %d more call sites (msgid-db.py lookup "

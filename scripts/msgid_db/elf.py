@@ -104,21 +104,10 @@ class ElfFile:
 
     @classmethod
     def from_path(cls, path: str) -> "ElfFile":
-        """Read @path (optionally .gz/.xz compressed) into an ElfFile."""
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-        except OSError as e:
-            raise ElfError("%s: %s" % (path, e.strerror)) from None
-        if path.endswith((".gz", ".xz")):
-            import gzip
-            import lzma
-            import zlib
-            try:
-                data = (gzip.decompress(data) if path.endswith(".gz")
-                        else lzma.decompress(data))
-            except (OSError, EOFError, lzma.LZMAError, zlib.error) as e:
-                raise ElfError("%s: cannot decompress: %s" % (path, e)) from None
+        """Read @path (ELF, compressed module or kernel image; see
+        msgid_db.image) into an ElfFile."""
+        from msgid_db import image
+        data = image.read(path)
         return cls(data, path)
 
     def _error(self, what: str) -> ElfError:
@@ -332,7 +321,7 @@ def module_name(elf: ElfFile, path: str) -> str:
     if name:
         return name
     base = os.path.basename(path)
-    for ext in (".gz", ".xz", ".ko"):
+    for ext in (".gz", ".xz", ".zst", ".ko"):
         if base.endswith(ext):
             base = base[:-len(ext)]
     return base.replace("-", "_")

@@ -123,12 +123,14 @@ def tree_path(name: str) -> str:
     """Return file name @name as a path in the kernel tree.
 
     A header included with a relative path has __FILE__ values such as
-    "drivers/pnp/pnpacpi/../base.h"; that is "drivers/pnp/base.h".
+    "drivers/pnp/pnpacpi/../base.h"; that is "drivers/pnp/base.h"
+    ("./init/main.c" is "init/main.c").
     Absolute names and names above the tree ("../init/main.c") are left
     as they are.
     """
     if name.startswith(("/", "../")) or ("/../" not in name and
-                                          "/./" not in name):
+                                          "/./" not in name and
+                                          not name.startswith("./")):
         return name
     norm = posixpath.normpath(name)
     return name if norm.startswith("../") else norm

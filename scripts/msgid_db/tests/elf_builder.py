@@ -95,8 +95,10 @@ def pack_elf(sections: list[Section], etype: int, machine: int,
 
 def build_exec(entries: list[Entry], is64: bool = True, little: bool = True,
                base: int = 0xffffffff81000000,
-               extra: bytes = b"") -> bytes:
-    """vmlinux-like ET_EXEC: absolute pointers resolved at link time."""
+               extra: bytes = b"", index: bool = True) -> bytes:
+    """vmlinux-like ET_EXEC: absolute pointers resolved at link time.
+    @extra is appended to the strings; index=False leaves out the
+    .printk_index section (a kernel built without CONFIG_PRINTK_INDEX)."""
     e = "<" if little else ">"
     ptr = "Q" if is64 else "I"
     if not is64:
@@ -119,13 +121,17 @@ def build_exec(entries: list[Entry], is64: bool = True, little: bool = True,
                     p(x.file), x.line, p(x.level), p(x.prefix))
         for x in entries)
     size = len(structs) // max(len(entries), 1)
-    index = b"".join(struct.pack(e + ptr, entry_addr + i * size)
-                     for i in range(len(entries)))
-    return pack_elf([
+    pointers = b"".join(struct.pack(e + ptr, entry_addr + i * size)
+                        for i in range(len(entries)))
+    sections = [
         Section(".rodata.str", data=bytes(strings.data), addr=str_addr),
         Section(".rodata", data=structs, addr=entry_addr),
-        Section(".printk_index", data=index, addr=index_addr),
-    ], ET_EXEC, EM_X86_64 if is64 else EM_386, is64, little)
+    ]
+    if index:
+        sections.append(Section(".printk_index", data=pointers,
+                                addr=index_addr))
+    return pack_elf(sections, ET_EXEC, EM_X86_64 if is64 else EM_386, is64,
+                    little)
 
 
 def build_rel(entries: list[Entry], machine: int = EM_X86_64,
@@ -198,3 +204,144 @@ def build_rel(entries: list[Entry], machine: int = EM_X86_64,
     if modinfo is not None:
         sections.append(Section(".modinfo", data=modinfo))
     return pack_elf(sections, ET_REL, machine, is64)
+
+
+def build_bzimage(payload: bytes, setup_sects: int = 4,
+                  trailer: bytes = b"") -> bytes:
+    """x86 bzImage: boot sector + setup (boot protocol 2.15) and a
+    protected-mode part holding @payload (a compressed vmlinux) at
+    payload_offset, followed by @trailer (what the build appends)."""
+    setup = bytearray((setup_sects + 1) * 512)
+    setup[0x1f1] = setup_sects
+    setup[0x1fe:0x200] = b"\x55\xaa"
+    setup[0x202:0x206] = b"HdrS"
+    struct.pack_into("<H", setup, 0x206, 0x020f)
+    decompressor = b"\x90" * 0x3c8  # stands for the decompressor's code
+    struct.pack_into("<II", setup, 0x248, len(decompressor),
+                     len(payload) + len(trailer))
+    return bytes(setup) + decompressor + payload + trailer
+
+
+def build_module_calls(strings: list[bytes], calls: list[tuple[bytes, int,
+                                                                str]],
+                       func: bytes = b"probe_it") -> bytes:
+    """x86_64 ET_REL module with one function @func in .text: for each
+    (string, register, callee) of @calls, "mov $string, %reg" (R_X86_64_32S)
+    then "call callee" (R_X86_64_PLT32). @strings go to .rodata.str1.1 too
+    (unreferenced ones are only found if they carry a level).
+    Registers: 0 %rdi, 1 %rsi, 2 %rdx."""
+    movs = {0: b"\x48\xc7\xc7", 1: b"\x48\xc7\xc6", 2: b"\x48\xc7\xc2"}
+    rodata = _Strings()
+    for s in strings:
+        rodata.add(s)
+    for s, _, _ in calls:
+        rodata.add(s)
+    names = bytearray(b"\0")
+
+    def name(n: bytes) -> int:
+        names.extend(n + b"\0")
+        return len(names) - len(n) - 1
+
+    callees = sorted({c for _, _, c in calls})
+    # Symbols: 0 null, 1 section .rodata.str1.1, 2 func, 3.. callees
+    syms = struct.pack("<IBBHQQ", 0, 0, 0, 0, 0, 0)
+    syms += struct.pack("<IBBHQQ", 0, 3, 0, 1, 0, 0)
+    text = bytearray(b"\xf3\x0f\x1e\xfa")  # endbr64
+    relas = b""
+    for s, reg, callee in calls:
+        text += movs[reg]
+        relas += struct.pack("<QQq", len(text), (1 << 32) | 11,
+                             rodata.add(s))
+        text += b"\0" * 4
+        text += b"\xe8"
+        relas += struct.pack("<QQq", len(text),
+                             ((3 + callees.index(callee)) << 32) | 4, -4)
+        text += b"\0" * 4
+    text += b"\xc3"
+    syms += struct.pack("<IBBHQQ", name(func), 0x12, 0, 2, 0, len(text))
+    for c in callees:
+        syms += struct.pack("<IBBHQQ", name(c.encode()), 0x10, 0, 0, 0, 0)
+    # Sections: 1 .rodata.str1.1, 2 .text, 3 .rela.text, 4 .symtab,
+    # 5 .strtab
+    return pack_elf([
+        Section(".rodata.str1.1", data=bytes(rodata.data)),
+        Section(".text", data=bytes(text), flags=SHF_ALLOC | 4),
+        Section(".rela.text", SHT_RELA, relas, flags=0, link=4, info=2,
+                entsize=24),
+        Section(".symtab", SHT_SYMTAB, syms, flags=0, link=5, info=2,
+                entsize=24),
+        Section(".strtab", SHT_STRTAB, bytes(names), flags=0),
+    ], ET_REL, EM_X86_64)
+
+
+def build_exec_calls(calls: list[tuple[bytes, int, str]],
+                     exports: tuple[str, ...] = ("_printk", "_dev_err"),
+                     filler: bytes = b"",
+                     base: int = 0xffffffff81000000) -> bytes:
+    """Stripped x86_64 vmlinux (ET_EXEC, no symbols, no relocations): for
+    each (string, register, callee) of @calls, "mov $string, %reg" (sign-
+    extended imm32), @filler, then "call callee" (rel32). Every name of
+    @exports is a function ("ret") exported through __ksymtab with 32-bit
+    relative offsets; a callee not exported is a function that is not.
+    Registers: 0 %rdi, 1 %rsi, 2 %rdx."""
+    movs = {0: b"\x48\xc7\xc7", 1: b"\x48\xc7\xc6", 2: b"\x48\xc7\xc2"}
+    text_addr, rodata_addr = base, base + 0x100000
+    ksymtab_addr, kstr_addr = base + 0x200000, base + 0x300000
+    rodata = _Strings()
+    for s, _, _ in calls:
+        rodata.add(s)
+    names = sorted(set(exports) | {c for _, _, c in calls})
+    func_addr = {n: text_addr + 16 * i for i, n in enumerate(names)}
+    text = bytearray(b"\xc3" + b"\xcc" * 15) * len(names)  # ret, int3...
+    for s, reg, callee in calls:
+        text += movs[reg] + struct.pack("<i", rodata_addr + rodata.add(s)
+                                        - (1 << 64)) + filler + b"\xe8"
+        text += struct.pack("<i", func_addr[callee]
+                            - (text_addr + len(text) + 4))
+    kstr = _Strings()
+    ksymtab = b""
+    for n in exports:
+        entry = ksymtab_addr + len(ksymtab)
+        ksymtab += struct.pack("<iii", func_addr[n] - entry,
+                               kstr_addr + kstr.add(n.encode()) - entry - 4,
+                               0)
+    return pack_elf([
+        Section(".text", data=bytes(text), addr=text_addr,
+                flags=SHF_ALLOC | 4),
+        Section(".rodata", data=bytes(rodata.data), addr=rodata_addr),
+        Section("__ksymtab", data=ksymtab, addr=ksymtab_addr),
+        Section("__ksymtab_strings", data=bytes(kstr.data), addr=kstr_addr),
+    ], ET_EXEC, EM_X86_64)
+
+
+def build_module_dyndbg(entries: list[tuple[bytes, bytes, bytes, int]],
+                        modname: bytes = b"dbgmod", size: int = 56) -> bytes:
+    """x86_64 ET_REL module with a __dyndbg section: one struct _ddebug
+    of @size bytes (56 with CONFIG_JUMP_LABEL) per (format, function,
+    file, line) of @entries, its pointers as R_X86_64_64 relocations
+    against .rodata.str1.1."""
+    rodata = _Strings()
+    table = bytearray()
+    relas = b""
+    for fmt, func, file, line in entries:
+        base = len(table)
+        entry = bytearray(size)
+        struct.pack_into("<I", entry, 32, line | (0 << 18))
+        table += entry
+        for i, s in enumerate((modname, func, file, fmt)):
+            # Symbol 1 is the section symbol of .rodata.str1.1.
+            relas += struct.pack("<QQq", base + 8 * i, (1 << 32) | 1,
+                                 rodata.add(s))
+    syms = struct.pack("<IBBHQQ", 0, 0, 0, 0, 0, 0)
+    syms += struct.pack("<IBBHQQ", 0, 3, 0, 1, 0, 0)
+    # Sections: 1 .rodata.str1.1, 2 __dyndbg, 3 .rela__dyndbg, 4 .symtab,
+    # 5 .strtab
+    return pack_elf([
+        Section(".rodata.str1.1", data=bytes(rodata.data)),
+        Section("__dyndbg", data=bytes(table), flags=SHF_ALLOC | 1),
+        Section(".rela__dyndbg", SHT_RELA, relas, flags=0, link=4, info=2,
+                entsize=24),
+        Section(".symtab", SHT_SYMTAB, syms, flags=0, link=5, info=2,
+                entsize=24),
+        Section(".strtab", SHT_STRTAB, b"\0", flags=0),
+    ], ET_REL, EM_X86_64)

@@ -62,7 +62,8 @@ class CliTest(unittest.TestCase):
         self.assertEqual(status, 0)
         self.assertEqual(out, 'arch/x86/kernel/cpu/mce/core.c:176 __print_mce '
                          '<0> "mce: [Hardware Error]: CPU %d: Machine Check%s:'
-                         ' %Lx Bank %d: %016Lx\\n" [hardware] (vmlinux)\n')
+                         ' %Lx Bank %d: %016Lx\\n" [hardware] (vmlinux) '
+                         'origin=index-computed\n')
 
     def test_lookup_several_and_unknown(self) -> None:
         self.build()
@@ -129,7 +130,8 @@ class CliTest(unittest.TestCase):
         self.assertEqual(status, 0, err)
         _, out, _ = self.run_cli("--db", self.db, "lookup",
                                  "%08x" % zlib.crc32(b"x"))
-        self.assertEqual(out, 'b.c:4 g <0> "\\0010x\\n" (test_msgid)\n')
+        self.assertEqual(out, 'b.c:4 g <0> "\\0010x\\n" (test_msgid) '
+                         'origin=elf\n')
         _, out, _ = self.run_cli("--db", self.db, "stats")
         self.assertIn("kernel_release: 6.12.0-t", out)
 
@@ -200,7 +202,7 @@ class CliTest(unittest.TestCase):
     def test_help_everywhere(self) -> None:
         for cmd in ("build", "lookup", "annotate", "collisions", "list",
                     "explain", "stats", "export", "metrics",
-                    "catalog-todo"):
+                    "catalog-todo", "diff"):
             status, out, _ = self.run_cli(cmd, "--help")
             self.assertEqual(status, 0)
             self.assertIn("exit status:", out)

@@ -21,6 +21,8 @@ SITES = {
     GHES: [("drivers/acpi/apei/ghes.c", 870, "__ghes_print_estatus",
             "vmlinux", "none", "-1")],
     "0000abcd": [("a.c", n, "f", "m", "none", "6") for n in range(5)],
+    "0000beef": [("?", 0, "?", "vmlinux", "none", "6"),
+                 ("?", 0, "virtnet_probe", "virtio_net", "none", "-1")],
 }
 CATALOG = Catalog([Entry(MCE, "", "k.catalog", 1,
                          {"Subject": ["Machine check exception"]})])
@@ -87,6 +89,14 @@ class AnnotateTest(unittest.TestCase):
         self.assertEqual(out.count(b"  -> a.c:"), 3)
         self.assertIn(b"and 2 more call sites", out)
         self.assertIn(b" [m]", out)
+
+    def test_strings_rows_name_their_binary(self) -> None:
+        """Rows of a kernel without index (origin strings) have no
+        file:line: the annotation names the binary instead of "?:0"."""
+        self.assertEqual(run(self.a, b"(0000beef): x\n"), b"(0000beef): x\n"
+                         b"  -> (vmlinux, no file:line) ? <6>\n"
+                         b"  -> (virtio_net, no file:line) virtnet_probe "
+                         b"<-1>\n")
 
     def test_kmsg_dictionary_lines_stay_attached(self) -> None:
         data = ("6,1,2,-;(%s): %s\n SUBSYSTEM=cpu\n DEVICE=c0\n"

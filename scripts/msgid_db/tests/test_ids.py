@@ -48,6 +48,17 @@ class MsgidTest(unittest.TestCase):
 
 
 class ClassifyTest(unittest.TestCase):
+    def test_file_as_a_tree_path(self) -> None:
+        """The file of a call site in a header included through "..":
+        named as in the tree, like every other."""
+        site = ids.CallSite.from_format(
+            b"x", file="drivers/pnp/pnpacpi/../base.h", line=116,
+            function="f", module="vmlinux", origin="elf")
+        self.assertEqual(site.file, "drivers/pnp/base.h")
+        for file in ("init/main.c", "?", "lib/.hidden.c"):
+            self.assertEqual(ids.tree_path(file), file)
+        self.assertEqual(ids.tree_path("./init/main.c"), "init/main.c")
+
     def test_tags(self) -> None:
         cases = {
             b"mce: [Hardware Error]: CPU %d": "hardware",

@@ -12,6 +12,7 @@ import concurrent.futures
 import hashlib
 import io
 import json
+import lzma
 import os
 import random
 import sqlite3
@@ -523,6 +524,16 @@ class FuzzTest(Fixture):
         seeds = {
             "vmlinux": eb.build_exec(ENTRIES),
             "module": eb.build_rel(ENTRIES),
+            # What a distribution ships: no index, a bzImage, compressed
+            # modules; the strings fallback reads them.
+            "bzimage": eb.build_bzimage(lzma.compress(eb.build_exec_calls(
+                [(b"hello %d\n", 1, "_dev_err")]), check=lzma.CHECK_CRC32)),
+            "stripped": eb.build_exec_calls(
+                [(b"hello %d\n", 1, "_dev_err"), (b"\x016x\n", 0, "_printk")]),
+            "module-calls": eb.build_module_calls(
+                [b"\x013a %s\n"], [(b"b %d\n", 1, "_dev_err")]),
+            "module-dyndbg": eb.build_module_dyndbg(
+                [(b"c %d\n", b"f", b"x.c", 3), (b"d\n", b"g", b"y.c", 4)]),
             "index": INDEX,
             "log": b"[    1.0] (%s): hello 1\n6,1,2,-;(%s): mce\n SUB=x\n"
                    % (HELLO.encode(), MCE.encode()),
@@ -531,7 +542,7 @@ class FuzzTest(Fixture):
             "source": b'#define pr_fmt(fmt) "x: " fmt\nvoid f(int a)\n{\n'
                       b'\tpr_err("hello %d\\n", a);\n\tdev_err(d, "y");\n}\n',
         }
-        for i in range(150):
+        for i in range(270):
             kind = sorted(seeds)[i % len(seeds)]
             data = bytearray(seeds[kind])
             for _ in range(rng.randrange(1, 6)):
@@ -545,11 +556,15 @@ class FuzzTest(Fixture):
                     data[pos:pos] = rng.randbytes(rng.randrange(1, 16))
             data = bytes(data)
             before = digest(self.db)
-            if kind == "vmlinux":
-                argv = ["build", "--vmlinux", self.mkfile("f", data)]
+            if kind in ("vmlinux", "bzimage", "stripped"):
+                argv = ["build", "--kernel", self.mkfile("f", data)]
             elif kind == "module":
                 argv = ["build", "--modules",
                         self.mkdir("fm%d" % i, {"m.ko": data})]
+            elif kind in ("module-calls", "module-dyndbg"):
+                argv = ["build", "--modules",
+                        self.mkdir("fm%d" % i, {"m.ko.xz": lzma.compress(
+                            data, check=lzma.CHECK_CRC32)})]
             elif kind == "index":
                 argv = ["build", "--index-dir",
                         self.mkdir("fi%d" % i, {"vmlinux": data})]

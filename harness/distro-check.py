@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""distro-check.py ROOT DB [TREE]: msgid-db.py on Debian's kernel package.
+
+ROOT is the unpacked package (boot/vmlinuz-*, lib/modules/): a bzImage
+and *.ko.xz modules built without CONFIG_PRINTK_INDEX. Runs
+"msgid-db.py build --kernel --modules" into DB, times it, and checks:
+
+ - the build exits 0 and says once that the binaries have no index;
+ - every module on disk was read, and the kernel;
+ - more than 10,000 distinct formats were found;
+ - each format of KNOWN is found, in the right binary (and function,
+   where the module's relocations give it), with the ID computed here
+   with zlib.crc32 from the format as written in the base source: the
+   pr_fmt() prefix plus the literal, minus one trailing newline.
+   With TREE (the base source tree), each literal must also appear in its
+   file, so that the list cannot drift from the source.
+
+Prints one line per check and a summary; exit status 1 if one fails.
+"""
+
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import time
+import zlib
+
+TOOL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                    "scripts", "msgid-db.py")
+SUFFIXES = (".ko", ".ko.gz", ".ko.xz", ".ko.zst")
+MIN_FORMATS = 10000
+
+# (file, binary, function or None, pr_fmt prefix, literal as written in C)
+KNOWN: list[tuple[str, str, "str | None", str, str]] = [
+    # vmlinux: level-prefixed strings of the stripped image (pr_info()...)
+    ("arch/x86/kernel/tsc.c", "vmlinux", None, "tsc: ",
+     r"Detected %lu.%03lu MHz processor\n"),
+    ("arch/x86/kernel/setup.c", "vmlinux", None, "",
+     r"NX (Execute Disable) protection: active\n"),
+    ("init/main.c", "vmlinux", None, "", r"Run %s as init process\n"),
+    ("mm/oom_kill.c", "vmlinux", None, "",
+     r"%s invoked oom-killer: gfp_mask=%#x(%pGg), order=%d, "
+     r"oom_score_adj=%hd\n"),
+    ("kernel/panic.c", "vmlinux", None, "",
+     r"Kernel panic - not syncing: %s\n"),
+    # vmlinux: a format without level, found by the call to _dev_info()
+    ("drivers/pci/quirks.c", "vmlinux", None, "",
+     r"PIIX3: Enabling Passive Release\n"),
+    # modules: dev_err(), xfs_notice(), btrfs_info(), pr_debug() through
+    # dynamic debug
+    ("drivers/net/virtio_net.c", "virtio_net", "virtnet_validate", "",
+     r"%s failure: config access disabled\n"),
+    ("fs/xfs/xfs_log.c", "xfs", "xfs_log_mount", "",
+     r"Mounting V%d Filesystem %pU"),
+    ("fs/btrfs/super.c", "btrfs", "btrfs_emit_options", "",
+     r"allowing degraded mounts"),
+    # pr_debug() through dynamic debug: its struct _ddebug gives the
+    # function and the file (checked too)
+    ("drivers/net/virtio_net.c", "virtio_net", "check_mergeable_len", "",
+     r"%s: rx error: len %u exceeds truesize %lu\n"),
+]
+
+
+def c_bytes(literal: str) -> bytes:
+    """The bytes of a C literal body that holds no escape but \\n."""
+    if "\\" in literal.replace(r"\n", ""):
+        raise ValueError("unsupported escape in %r" % literal)
+    return literal.replace(r"\n", "\n").encode()
+
+
+def expected_id(prefix: str, literal: str) -> str:
+    fmt = prefix.encode() + c_bytes(literal)
+    if fmt.endswith(b"\n"):
+        fmt = fmt[:-1]
+    return "%08x" % zlib.crc32(fmt)
+
+
+class Checks:
+    def __init__(self) -> None:
+        self.failed = 0
+
+    def check(self, ok: bool, what: str) -> None:
+        print("distro-check: %s: %s" % ("ok" if ok else "FAIL", what))
+        self.failed += not ok
+
+
+def main() -> int:
+    root, db = sys.argv[1], sys.argv[2]
+    tree = sys.argv[3] if len(sys.argv) > 3 else ""
+    boot = os.path.join(root, "boot")
+    images = sorted(n for n in os.listdir(boot) if n.startswith("vmlinuz-"))
+    if len(images) != 1:
+        print("distro-check: FAIL: expected one vmlinuz in %s, found %s"
+              % (boot, images))
+        return 1
+    kernel = os.path.join(boot, images[0])
+    modules = os.path.join(root, "lib", "modules")
+    on_disk = sum(1 for _, _, files in os.walk(modules)
+                  for n in files if n.endswith(SUFFIXES))
+    checks = Checks()
+
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, TOOL, "build", "--kernel", kernel,
+                           "--modules", modules, "-o", db],
+                          capture_output=True, text=True)
+    seconds = time.monotonic() - start
+    sys.stderr.write(proc.stderr)
+    checks.check(proc.returncode == 0 and "Traceback" not in proc.stderr,
+                 "build exits 0 (%.1f s)" % seconds)
+    if proc.returncode:
+        return 1
+    notes = [line for line in proc.stderr.splitlines()
+             if "without .printk_index" in line]
+    checks.check(len(notes) == 1, "the missing index is reported once")
+
+    conn = sqlite3.connect(db)
+    meta = dict(conn.execute("SELECT key, value FROM meta"))
+    m = re.match(r"(\d+) binaries read \((\d+) kernel, (\d+) modules\)",
+                 meta.get("binaries", ""))
+    read = (int(m.group(2)), int(m.group(3))) if m else (0, 0)
+    checks.check(read == (1, on_disk),
+                 "binaries read: %d kernel, %d of %d modules"
+                 % (read[0], read[1], on_disk))
+    formats, ids, sites = conn.execute(
+        "SELECT COUNT(DISTINCT canonical), COUNT(DISTINCT id), COUNT(*) "
+        "FROM sites").fetchone()
+    checks.check(formats > MIN_FORMATS,
+                 "%d distinct formats (> %d), %d IDs, %d call sites"
+                 % (formats, MIN_FORMATS, ids, sites))
+
+    for file, binary, func, prefix, literal in KNOWN:
+        msgid = expected_id(prefix, literal)
+        rows = conn.execute("SELECT module, function, file, origin FROM "
+                            "sites WHERE id = ?", (msgid,)).fetchall()
+        ok = any(mod == binary and func in (None, fn) and
+                 (origin != "dyndbg" or where == file)
+                 for mod, fn, where, origin in rows)
+        what = '%s "%s%s" (%s%s) = %s' % (file, prefix, literal, binary,
+                                          ", " + func if func else "", msgid)
+        if tree:
+            try:
+                with open(os.path.join(tree, file), errors="replace") as f:
+                    in_source = '"%s"' % literal in f.read()
+            except OSError:
+                in_source = False
+            ok = ok and in_source
+            what += "" if in_source else " [literal not in %s]" % tree
+        checks.check(ok, what)
+
+    print("distro-check: %s: %d binaries read, %d formats, %d call sites, "
+          "build %.1f s" % ("FAILED" if checks.failed else "passed",
+                            sum(read), formats, sites, seconds))
+    return 1 if checks.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

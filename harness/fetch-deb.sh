@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# fetch-deb.sh PKG VERSION SUITE DIR: download the Debian package
+# PKG=VERSION from SUITE and unpack it into DIR/root (dpkg-deb -x),
+# unless DIR/root already holds that version. Like base.sh, apt-get runs
+# with a sources list and state of its own (DIR/apt): nothing on the
+# host is installed or changed.
+# Exit status 0 when DIR/root is ready, 3 when the package cannot be
+# fetched (archive unreachable, version gone: the reason goes to stderr),
+# so that callers can skip instead of failing; anything else is an error.
+set -eu
+. "$(dirname "$0")/env.sh"
+
+pkg=$1 version=$2 suite=$3 dir=$(realpath -m "$4")
+stamp=$dir/root/.fetched
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pkg=$version" ]; then
+	exit 0
+fi
+case "$suite" in
+*-security) archive=$DEBIAN_MIRROR/debian-security ;;
+*) archive=$DEBIAN_MIRROR/debian ;;
+esac
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+[ -f "$keyring" ] || { echo "$keyring missing (not a Debian host?)" >&2; exit 3; }
+
+apt=$dir/apt
+rm -rf "$dir"
+mkdir -p "$apt/lists/partial" "$apt/archives/partial"
+: > "$apt/status"
+echo "deb [signed-by=$keyring] $archive $suite main" > "$apt/sources.list"
+opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+      -o "Dir::State=$apt" -o "Dir::State::Lists=$apt/lists"
+      -o "Dir::State::status=$apt/status" -o "Dir::Cache=$apt"
+      -o "Dir::Cache::Archives=$apt/archives" -o APT::Sandbox::User=root)
+
+say "fetching $pkg $version from $suite ($archive)"
+if ! apt-get "${opts[@]}" -q update > "$apt/update.log" 2>&1; then
+	echo "apt-get update of $suite failed ($apt/update.log)" >&2
+	exit 3
+fi
+if ! (cd "$apt" && apt-get "${opts[@]}" -q download "$pkg=$version") \
+		> "$apt/download.log" 2>&1; then
+	# apt-get update only warns about an archive it cannot reach.
+	why=$(grep -h -m1 '^W: Failed to fetch' "$apt/update.log" ||
+		grep -h '^E:' "$apt/download.log" | tail -1)
+	echo "$pkg $version from $suite: ${why:-apt-get download failed}" >&2
+	exit 3
+fi
+dpkg-deb -x "$apt/${pkg}_"*.deb "$dir/root"
+rm -rf "$apt"
+echo "$pkg=$version" > "$stamp"
