@@ -6,9 +6,9 @@
 # <path>.patch in the repo (make tree && make refresh). harness/base.sh
 # fetches it from BASE_SUITE into out/base/ without installing anything
 # on the host.
-BASE_PKG=linux-source-6.12
-BASE_VERSION=6.12.118-1~deb12u1
-BASE_SUITE=bookworm-security
+BASE_PKG=linux-source-7.3
+BASE_VERSION=7.3.4-1~bpo13+1
+BASE_SUITE=trixie-backports
 DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org}
 
 # Debian's own kernel package built from that base (make distro-check):

@@ -249,13 +249,25 @@ def main() -> int:
     os.unlink(index)
     run('update-ref', 'refs/msgid/series', parent)
 
+    # The base, named in the cover letter: the tarball's import commit
+    # says which Debian package it is, its Makefile which kernel.
+    stamp = run('log', '-1', '--format=%s', 'base').removeprefix('base: Debian ').split()
+    make = dict(re.findall(r'^(VERSION|PATCHLEVEL|SUBLEVEL) = (\d+)$',
+                           raw('cat-file', 'blob', 'base:Makefile'), re.M))
+    kver = '{VERSION}.{PATCHLEVEL}.{SUBLEVEL}'.format(**make)
+    base = f'Linux {kver} (Debian {" ".join(stamp)})'
+    # The backport (LTS=1) goes to the stable tree of its kernel.
+    prefix = ['--subject-prefix', 'PATCH {VERSION}.{PATCHLEVEL}.y'.format(**make)] \
+        if os.environ.get('LTS') == '1' else []
+
     shutil.rmtree(outdir, ignore_errors=True)
-    run('format-patch', '-q', '--cover-letter', '--base=base', '-o', outdir, 'base..refs/msgid/series')
+    run('format-patch', '-q', '--cover-letter', '--base=base', *prefix, '-o', outdir,
+        'base..refs/msgid/series')
     path = os.path.join(outdir, sorted(os.listdir(outdir))[0])
     with open(path, encoding='utf-8') as f:
         text = f.read()
     text = text.replace('*** SUBJECT HERE ***', cover.get('subject', ''))
-    text = text.replace('*** BLURB HERE ***', cover.get('body', ''))
+    text = text.replace('*** BLURB HERE ***', cover.get('body', '').replace('@BASE@', base))
     with open(path, 'w', encoding='utf-8') as f:
         f.write(text)
     with open(os.path.join(outdir, 'checkpatch-keep'), 'w', encoding='utf-8') as f:

@@ -242,8 +242,8 @@ static void test_msgid_irq(void)
 	struct hrtimer timer;
 
 	reinit_completion(&test_msgid_irq_done);
-	hrtimer_init_on_stack(&timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-	timer.function = test_msgid_hrtimer_fn;
+	hrtimer_setup_on_stack(&timer, test_msgid_hrtimer_fn, CLOCK_MONOTONIC,
+			       HRTIMER_MODE_REL_HARD);
 	hrtimer_start(&timer, ns_to_ktime(1000), HRTIMER_MODE_REL_HARD);
 	if (!wait_for_completion_timeout(&test_msgid_irq_done, 5 * HZ))
 		pr_err("the hrtimer did not fire\n");
@@ -354,8 +354,8 @@ static void test_msgid_stress(void)
 
 	test_msgid_stress_ticks = 0;
 	atomic_set(&test_msgid_stress_stop, 0);
-	hrtimer_init(&test_msgid_stress_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-	test_msgid_stress_timer.function = test_msgid_stress_timer_fn;
+	hrtimer_setup(&test_msgid_stress_timer, test_msgid_stress_timer_fn,
+		      CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 
 	t0 = ktime_get_ns();
 	for_each_online_cpu(cpu)
