@@ -12,8 +12,8 @@ J = $(H)/jobs.sh run $@
 .PHONY: help deps base tree refresh kernel kernel-off kernel-debug kunit kunit-um \
 	kunit-i386 vectors pytest selftest check-debug demo series series-check \
 	docs docs-html bench bench-icount bench-db fuzz pipeline pipeline-syslog-ng \
-	distro-check stability \
-	check check-jobs check-start clean
+	distro-check stability check check-jobs check-start clean \
+	tree-lts series-lts kernel-lts selftest-lts lts-check
 
 help:
 	@echo "make demo        boot the patched kernel, look its identifiers up (first command)"
@@ -29,6 +29,8 @@ help:
 	@echo "make pytest      unit tests of scripts/msgid-db.py (host)"
 	@echo "make series      export the patch series to out/series/"
 	@echo "make series-check  git am, checkpatch, kernel-doc, sparse, W=1, build per patch"
+	@echo "make series-lts  the series for the 6.12 LTS backport, out/series-6.12/"
+	@echo "make lts-check   the backport applies (git am), builds and passes the kselftest"
 	@echo "make docs        check the documentation (docutils); docs-html: Sphinx"
 	@echo "make bench       cost of identifiers in printk, on UML (about 20 min)"
 	@echo "make bench-icount  the same in instructions, x86_64 under QEMU -icount (about 15 min)"
@@ -88,6 +90,23 @@ series: tree
 
 series-check: series kernel
 	$(J) $(H)/series-check.sh
+
+# The 6.12 LTS backport: the same overlay with harness/lts/ laid over it,
+# in out/lts/ (LTS=1 in harness/env.sh).
+tree-lts: deps
+	LTS=1 $(J) $(H)/tree.sh
+
+series-lts: tree-lts
+	LTS=1 $(J) python3 $(H)/series.py out/lts/linux out/series-6.12
+
+kernel-lts: tree-lts
+	LTS=1 $(J) $(H)/build.sh msgid $(X86)
+
+selftest-lts: kernel-lts
+	LTS=1 $(J) $(H)/selftest.sh
+
+lts-check: series-lts selftest-lts
+	LTS=1 SERIES_BUILD=0 $(J) $(H)/series-check.sh
 
 docs: tree
 	$(J) $(H)/docs.sh

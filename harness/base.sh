@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# base.sh: fetch the pinned kernel source (harness/env.sh: BASE_*) from
+# base.sh: fetch the pinned kernel source (harness/env.sh: BASE_*; with
+# LTS=1 the backport's, LTS_*) from
 # Debian into out/base/PKG_VERSION.tar.xz, with harness/fetch-deb.sh:
 # nothing is installed on the host.
 set -eu

@@ -5,10 +5,14 @@
 # linux-source upload is a deliberate commit that also refreshes every
 # <path>.patch in the repo (make tree && make refresh). harness/base.sh
 # fetches it from BASE_SUITE into out/base/ without installing anything
-# on the host.
+# on the host. The 6.12 LTS backport (make series-lts) is pinned the same
+# way; its glue lives in harness/lts/.
 BASE_PKG=linux-source-7.3
 BASE_VERSION=7.3.4-1~bpo13+1
 BASE_SUITE=trixie-backports
+LTS_PKG=linux-source-6.12
+LTS_VERSION=6.12.118-1~deb12u1
+LTS_SUITE=bookworm-security
 DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org}
 
 # Debian's own kernel package built from that base (make distro-check):
@@ -25,7 +29,17 @@ OLD_SUITE=bookworm-security
 OLD_TARBALL=usr/src/linux-source-6.1.tar.xz
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# LTS=1: the same jobs on the backport, in out/lts/ (base LTS_*, with the
+# glue of harness/lts/ laid over the overlay: harness/tree.sh).
+LTS_GLUE=$ROOT/harness/lts
+if [ "${LTS:-0}" = 1 ]; then
+	BASE_PKG=$LTS_PKG BASE_VERSION=$LTS_VERSION BASE_SUITE=$LTS_SUITE
+	OUT=${OUT:-$ROOT/out/lts}
+	SERIES=${SERIES:-$ROOT/out/series-${LTS_PKG#linux-source-}}
+fi
 OUT=${OUT:-$ROOT/out}
+# Where make series writes the patches.
+SERIES=${SERIES:-$OUT/series}
 TREE=${TREE:-$OUT/linux}
 BUILD=$OUT/build
 # base_tarball PKG VERSION: where harness/base.sh puts that source.

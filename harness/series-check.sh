@@ -15,7 +15,7 @@
 set -eu
 . "$(dirname "$0")/env.sh"
 
-series=$OUT/series
+series=$SERIES
 am=$OUT/series-am
 frag=$ROOT/harness/configs/x86_64.config
 log=$OUT/series-check.log

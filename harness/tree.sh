@@ -52,19 +52,27 @@ fi
 cd "$TREE"
 n=0
 while read -r f; do
+	src=$ROOT/$f
+	# The backport takes the glue of harness/lts/ where the base differs.
+	[ "${LTS:-0}" = 1 ] && [ -f "$LTS_GLUE/$f" ] && src=$LTS_GLUE/$f
 	case "$f" in
 	*.patch)
-		git apply --whitespace=error-all "$ROOT/$f" ||
-			die "$f does not apply to the base without fuzz"
+		git apply --whitespace=error-all "$src" ||
+			die "${src#"$ROOT"/} does not apply to $BASE_PKG $BASE_VERSION without fuzz"
 		;;
 	*)
 		mkdir -p "$(dirname "$f")"
-		cp "$ROOT/$f" "$f"
+		cp "$src" "$f"
 		git add -f -- "$f"
 		;;
 	esac
 	n=$((n + 1))
 done < <(overlay_files)
+# Our own files, moved to the backport's APIs.
+if [ "${LTS:-0}" = 1 ] && [ -f "$LTS_GLUE/backport.diff" ]; then
+	git apply --whitespace=error-all "$LTS_GLUE/backport.diff" ||
+		die "harness/lts/backport.diff does not apply to the overlay"
+fi
 git add -u
 git -c user.name="msgid harness" -c user.email=harness@localhost \
 	commit -q --allow-empty -m "msgid overlay ($n files from the repo)"
