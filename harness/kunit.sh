@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # kunit.sh um|i386: run the printk msgid KUnit suite with the stock tool,
 # natively on UML or on i386 under QEMU (TCG), where 64-bit arguments take
-# two va_list slots. The TAP output is kept in out/kunit-ARCH.log.
+# two va_list slots, together with the kernel's own printf tests
+# (lib/tests/printf_kunit.c), which must stay green with the series. The
+# TAP output is kept in out/kunit-ARCH.log.
 set -eu
 . "$(dirname "$0")/env.sh"
 
@@ -16,6 +18,7 @@ say "KUnit printk_msgid on $arch ($eta cold on 2 cores)"
 cd "$TREE"
 t0=$(date +%s)
 if ! ./tools/testing/kunit/kunit.py run --kunitconfig=kernel/printk \
+	--kconfig_add CONFIG_PRINTF_KUNIT_TEST=y \
 	--arch="$arch" --build_dir="$(objdir "kunit-$arch")" --jobs="$(nproc)" \
 	--timeout=900 --make_options "CC=$(kcc)" > "$log" 2>&1; then
 	tail -40 "$log" >&2
@@ -24,4 +27,8 @@ fi
 grep -E '^\[[0-9:]+\] (Testing complete|=+ \[PASSED\]|Ran|.*passed)' "$log" | tail -3 >&2 || true
 grep -q 'Testing complete\. Ran [0-9]* tests: passed: [0-9]*$' "$log" ||
 	die "KUnit on $arch: not every test passed (out/kunit-$arch.log)"
+for suite in printk_msgid printf; do
+	grep -qE "\[PASSED\] $suite( |$)" "$log" ||
+		die "KUnit on $arch: the $suite suite did not run (out/kunit-$arch.log)"
+done
 say "KUnit on $arch passed in $(( $(date +%s) - t0 )) s"
