@@ -9,7 +9,7 @@ DEBUG := $(H)/configs/hw-debug.config
 # Every job runs under jobs.sh, which logs its wall time (out/jobs.log).
 J = $(H)/jobs.sh run $@
 
-.PHONY: help deps base tree refresh kernel kernel-off kernel-debug kunit kunit-um \
+.PHONY: help deps base tree refresh kernel kernel-off kernel-debug kernel-arm64 kunit kunit-um \
 	kunit-i386 vectors pytest selftest check-debug demo series series-check \
 	docs docs-html bench bench-icount bench-db fuzz pipeline pipeline-syslog-ng \
 	distro-check stability check check-jobs check-start clean \
@@ -23,6 +23,7 @@ help:
 	@echo "make kernel      x86_64 bzImage with CONFIG_PRINTK_MSGID=y (out/build/msgid)"
 	@echo "make kernel-off  the same kernel with the feature compiled out"
 	@echo "make kernel-debug  the same kernel + e1000, ext4, lockdep, KASAN, UBSAN (out/build/debug)"
+	@echo "make kernel-arm64  a small arm64 kernel, cross-built (out/build/arm64)"
 	@echo "make kunit       KUnit suite on UML and on i386 (QEMU)"
 	@echo "make selftest    kselftest msgid in QEMU, boot log to out/boot/boot.log"
 	@echo "make check-debug the kselftest on a lockdep/KASAN/UBSAN kernel with e1000 + ext4"
@@ -61,6 +62,9 @@ kernel-off: tree
 
 kernel-debug: tree
 	$(J) $(H)/build.sh debug $(X86) $(DEBUG)
+
+kernel-arm64: tree
+	ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- $(J) $(H)/build.sh arm64 $(H)/configs/arm64.config
 
 kunit: kunit-um kunit-i386
 

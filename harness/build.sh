@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# build.sh NAME FRAGMENT...: configure and build an x86_64 kernel (bzImage
-# and modules) in out/build/NAME. The build log is kept in
+# build.sh NAME FRAGMENT...: configure and build a kernel (x86_64 bzImage,
+# or with ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- an arm64 Image, and
+# modules) in out/build/NAME. The build log is kept in
 # out/build/NAME/build.log; warnings in our files fail the build.
 set -eu
 . "$(dirname "$0")/env.sh"
@@ -15,7 +16,9 @@ grep -q '^CONFIG_KASAN=y' "$dir/.config" && est=11
 say "building out/build/$name (about $est minutes cold on 2 cores, seconds with a warm ccache)"
 t0=$(date +%s)
 cd "$TREE"
-if ! make O="$dir" CC="$(kcc)" -j"$(nproc)" bzImage modules > "$dir/build.log" 2>&1; then
+image=bzImage
+[ "${ARCH:-x86_64}" = arm64 ] && image=Image
+if ! make O="$dir" CC="$(kcc)" -j"$(nproc)" $image modules > "$dir/build.log" 2>&1; then
 	grep -E 'error|Error' "$dir/build.log" | head -20 >&2
 	die "kernel build failed, see out/build/$name/build.log"
 fi

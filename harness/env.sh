@@ -81,10 +81,12 @@ export CCACHE_NOHASHDIR=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-25G}
 
 # Use ccache when it is installed; it makes rebuilds of the same tree cheap.
+# ARCH and CROSS_COMPILE in the environment (make kernel-arm64) reach
+# Kbuild as they are; the compiler named here follows CROSS_COMPILE.
 kcc() {
 	if command -v ccache >/dev/null 2>&1; then
-		echo "ccache gcc"
+		echo "ccache ${CROSS_COMPILE:-}gcc"
 	else
-		echo gcc
+		echo "${CROSS_COMPILE:-}gcc"
 	fi
 }
