@@ -328,6 +328,19 @@ class Database:
         shared = [(i, n) for i, f, n in rows if f == 1]
         return crc, shared
 
+    def formats(self) -> list[tuple[str, bytes, bool]]:
+        """Return (id, canonical format, may start a continued record) for
+        every call site that can start a record (not a KERN_CONT
+        fragment); see match.Matcher."""
+        out = []
+        for msgid, canon, fmt in self._query(
+                "SELECT %s FROM sites WHERE level != 'c'"
+                % ", ".join(_select(c) for c in ("id", "canonical",
+                                                 "format"))):
+            out.append((msgid, canon.encode("utf-8", "surrogateescape"),
+                        not fmt.endswith("\n")))
+        return out
+
     def id_map(self) -> dict[str, list[tuple[str, int, str, str, str, str]]]:
         """Return {id: [(file, line, function, module, class, level)]}."""
         out: dict[str, list[tuple[str, int, str, str, str, str]]] = {}
