@@ -140,6 +140,112 @@ def bench_grep(db: str, tree: str, count: int) -> None:
           % (id_one, n, 100.0 * id_one / n))
 
 
+def match_figures(db: str, log: str) -> dict:
+    """Strip the ID of every record of the boot log @log, identify it by
+    its text against @db, compare with the ID the kernel printed.
+
+    Returns counts right/wrong/ambiguous/unmatched, the records without an
+    ID before the first one with an ID ("early") and how many of those got
+    an ID, and the lists of the records not right.
+    """
+    from msgid_db.dmesg import LINE_RE, Annotator
+    from msgid_db.match import load
+    handle = database.open_db(db)
+    annotator = Annotator({}, matcher=load(handle))
+    handle.close()
+    out: dict = {"right": 0, "wrong": [], "ambiguous": [], "unmatched": [],
+                 "early": 0, "early_matched": [], "records": 0}
+    seen_id = False
+    with open(log, "rb") as f:
+        for line in f:
+            m = LINE_RE.match(line)
+            if not m:
+                if not seen_id and line.startswith(b"["):
+                    out["early"] += 1
+                    r = annotator.identify(line)
+                    if r.how == "match":
+                        out["early_matched"].append(
+                            (r.id, line.rstrip().decode("utf-8", "replace")))
+                continue
+            seen_id = True
+            out["records"] += 1
+            printed = m.group("id").decode()
+            stripped = line[:m.start("id") - 1] + line[m.end():]
+            r = annotator.identify(stripped)
+            text = stripped.rstrip().decode("utf-8", "replace")
+            if r.how == "match" and r.id == printed:
+                out["right"] += 1
+            elif r.how == "match":
+                out["wrong"].append((printed, r.id, text))
+            elif r.how == "ambiguous":
+                out["ambiguous"].append((printed, r.candidates, text))
+            else:
+                out["unmatched"].append((printed, text))
+    return out
+
+
+def print_match_figures(name: str, db: str, log: str) -> None:
+    """Print the shares of match_figures() and every record not right."""
+    start = time.perf_counter()
+    fig = match_figures(db, log)
+    n = fig["records"] or 1
+    print("match %s: %d records: right %d (%.1f%%), wrong %d (%.1f%%), "
+          "ambiguous %d, unmatched %d; before the switch: %d of %d early "
+          "records get an ID (%.1f s)" % (
+              name, fig["records"], fig["right"], 100.0 * fig["right"] / n,
+              len(fig["wrong"]), 100.0 * len(fig["wrong"]) / n,
+              len(fig["ambiguous"]), len(fig["unmatched"]),
+              len(fig["early_matched"]), fig["early"],
+              time.perf_counter() - start))
+    for printed, got, text in fig["wrong"]:
+        print("  wrong: printed %s, matched %s: %s" % (printed, got, text))
+    for printed, cands, text in fig["ambiguous"]:
+        print("  ambiguous: printed %s, candidates %s: %s"
+              % (printed, " ".join(cands), text))
+    for printed, text in fig["unmatched"]:
+        print("  unmatched: printed %s: %s" % (printed, text))
+    for got, text in fig["early_matched"]:
+        print("  early: matched %s: %s" % (got, text))
+
+
+def bench_match(db: str, log: Optional[str], lines: int, tmp: str) -> None:
+    """Matcher load time, first line out and lines/s of annotate on lines
+    without an ID (the boot log's records with the prefix removed,
+    repeated, or the formats' own text if no log)."""
+    from msgid_db.dmesg import LINE_RE
+    from msgid_db.match import load
+    start = time.perf_counter()
+    handle = database.open_db(db)
+    load(handle)
+    handle.close()
+    load_s = time.perf_counter() - start
+    texts = []
+    if log and os.path.isfile(log):
+        with open(log, "rb") as f:
+            for line in f:
+                m = LINE_RE.match(line)
+                if m:
+                    texts.append(line[:m.start("id") - 1] + line[m.end():])
+    if not texts:
+        texts = [b"[    1.000000] synthetic message %d\n" % n
+                 for n in range(1000)]
+    path = os.path.join(tmp, "noid.log")
+    with open(path, "wb") as f:
+        for n in range(lines):
+            f.write(texts[n % len(texts)])
+    one = os.path.join(tmp, "one.log")
+    with open(one, "wb") as f:
+        f.write(texts[0])
+    first = timed([sys.executable, SCRIPT, "--db", db, "annotate", one])
+    total = timed([sys.executable, SCRIPT, "--db", db, "annotate", path])
+    print("match: load %.2f s in-process; first line out %.2f s "
+          "(msgid-db.py annotate of one line, goal < 1 s); %.0f lines/s "
+          "on %d lines without ID (%s, goal >= 50000)" % (
+              load_s, first, lines / max(total - first, 1e-9), lines,
+              "the boot log's records, prefix removed" if log else
+              "synthetic"))
+
+
 def main() -> int:
     """Run the benchmark and print the numbers."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -154,7 +260,19 @@ def main() -> int:
     p.add_argument("--runs", type=int, default=21)
     p.add_argument("--grep", type=int, default=50,
                    help="messages to git grep")
+    p.add_argument("--boot-log", help="a boot log with IDs: figures of "
+                   "the text matcher against it")
+    p.add_argument("--source-db", help="a --source database of the base "
+                   "tree: matcher figures and speed against it too")
+    p.add_argument("--match-only", action="store_true",
+                   help="only the text matcher's figures and speed")
     args = p.parse_args()
+    if args.match_only:
+        if not args.db:
+            sys.exit("bench: --match-only needs --db")
+        with tempfile.TemporaryDirectory() as tmp:
+            run_match(args, args.db, tmp)
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db
         if not db:
@@ -175,7 +293,21 @@ def main() -> int:
         print("annotate: %.0f lines/s on a %d-line synthetic log, goal >= "
               "100000" % (rate, args.lines))
         bench_grep(db, args.tree, args.grep)
+        run_match(args, db, tmp)
     return 0
+
+
+def run_match(args: argparse.Namespace, db: str, tmp: str) -> None:
+    """The text matcher's figures and speed, against @db and the source
+    database if given."""
+    dbs = [("index", db)]
+    if args.source_db:
+        dbs.append(("source", args.source_db))
+    for name, path in dbs:
+        if args.boot_log:
+            print_match_figures(name, path, args.boot_log)
+        print("[%s] " % name, end="")
+        bench_match(path, args.boot_log, min(args.lines, 200000), tmp)
 
 
 if __name__ == "__main__":
