@@ -467,13 +467,18 @@ def cmd_annotate(args: argparse.Namespace) -> int:
     if not args.no_match:
         from msgid_db import match
         matcher = match.load(db)
-    annotator = Annotator(db.id_map(), cat, matcher=matcher)
-    db.close()
-    if args.json:
-        annotator.annotate_json(_open_inputs(args.files), sys.stdout)
-    else:
-        sys.stdout.flush()
-        annotator.annotate(_open_inputs(args.files), sys.stdout.buffer)
+    # Call sites and formats are read as the log's IDs and words ask for
+    # them: the first line is out at once, whatever the database's size.
+    annotator = Annotator(database.SiteMap(db), cat,  # type: ignore[arg-type]
+                          matcher=matcher)
+    try:
+        if args.json:
+            annotator.annotate_json(_open_inputs(args.files), sys.stdout)
+        else:
+            sys.stdout.flush()
+            annotator.annotate(_open_inputs(args.files), sys.stdout.buffer)
+    finally:
+        db.close()
     return EXIT_OK
 
 

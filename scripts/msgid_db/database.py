@@ -6,6 +6,13 @@ Schema::
     sites(id, canonical, format, file, line, function, level, module,
           class, origin)                       -- one row per call site
     meta(key PRIMARY KEY, value)               -- build metadata
+    match(word, id, canonical, cont, rest)     -- word index of the formats
+
+match files every distinct format that can start a record under its
+rarest literal word (msgid_db.match.plan), so that identifying a line
+without an ID reads only the buckets of its words, never the whole table.
+A database without it (built by an older version) still works: the
+index is then built in memory.
 
 A database is always written to a temporary file in the target directory
 (".<name>.XXXXXXXX.tmp", locked with flock() while in use), flushed to
@@ -39,7 +46,16 @@ CREATE TABLE sites (
     origin    TEXT NOT NULL
 );
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE match (
+    word      BLOB NOT NULL,
+    id        TEXT NOT NULL,
+    canonical BLOB NOT NULL,
+    cont      INTEGER NOT NULL,
+    rest      BLOB NOT NULL
+);
 """
+#: The formats that can start a record (not a KERN_CONT fragment).
+_STARTS_RECORD = "level != 'c'"
 _COLUMNS = ("id, canonical, format, file, line, function, level, module, "
             "class, origin")
 
@@ -244,10 +260,31 @@ def _fill(tmp: str, sites: Iterable[CallSite], meta: dict[str, str]) -> int:
                          sorted((_text(k), _text(v)) for k, v in meta.items()))
         conn.execute("CREATE INDEX sites_id ON sites (id)")
         conn.execute("CREATE INDEX sites_class ON sites (class)")
+        _fill_match(conn)
         conn.commit()
     finally:
         conn.close()
     return count
+
+
+def _formats(rows: Iterable[tuple]) -> list[tuple[str, bytes, bool]]:
+    """(id, canonical, format) rows as match.Matcher wants them."""
+    return [(msgid, canon.encode("utf-8", "surrogateescape"),
+             not fmt.endswith("\n")) for msgid, canon, fmt in rows]
+
+
+def _fill_match(conn: sqlite3.Connection) -> None:
+    """Write the word index of the formats (see the schema)."""
+    from msgid_db import match
+    rows = conn.execute("SELECT id, canonical, format FROM sites WHERE "
+                        + _STARTS_RECORD).fetchall()
+    conn.executemany(
+        "INSERT INTO match (word, id, canonical, cont, rest) "
+        "VALUES (?, ?, ?, ?, ?)",
+        ((word, msgid, canon, int(cont), b" ".join(rest))
+         for word, msgid, canon, cont, rest in match.plan(_formats(rows))))
+    conn.execute("CREATE INDEX match_word ON match (word)")
+    conn.execute("INSERT INTO meta (key, value) VALUES ('match', '1')")
 
 
 class Database:
@@ -332,14 +369,35 @@ class Database:
         """Return (id, canonical format, may start a continued record) for
         every call site that can start a record (not a KERN_CONT
         fragment); see match.Matcher."""
-        out = []
-        for msgid, canon, fmt in self._query(
-                "SELECT %s FROM sites WHERE level != 'c'"
-                % ", ".join(_select(c) for c in ("id", "canonical",
-                                                 "format"))):
-            out.append((msgid, canon.encode("utf-8", "surrogateescape"),
-                        not fmt.endswith("\n")))
-        return out
+        return _formats(self._query(
+            "SELECT %s FROM sites WHERE %s" % (", ".join(
+                _select(c) for c in ("id", "canonical", "format")),
+                _STARTS_RECORD)))
+
+    def formats_of(self, msgid: str) -> list[tuple[str, bytes, bool]]:
+        """formats() of the call sites with ID @msgid."""
+        return _formats(self._query(
+            "SELECT DISTINCT %s FROM sites WHERE id = ? AND %s" % (
+                ", ".join(_select(c) for c in ("id", "canonical", "format")),
+                _STARTS_RECORD), (msgid,)))
+
+    def has_match_index(self) -> bool:
+        """Whether the database holds the word index of its formats."""
+        return bool(self._query(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+            "name = 'match'")) and self.meta().get("match") == "1"
+
+    def match_bucket(self, word: bytes
+                     ) -> list[tuple[str, bytes, bool, list[bytes]]]:
+        """Return (id, canonical, may be continued, other words) of the
+        formats filed under @word in the word index."""
+        return [(msgid, bytes(canon), bool(cont), bytes(rest).split())
+                for msgid, canon, cont, rest in self._query(
+                    "SELECT CAST(IFNULL(id, '') AS TEXT), "
+                    "CAST(IFNULL(canonical, '') AS BLOB), "
+                    "CAST(IFNULL(cont, 0) AS INTEGER), "
+                    "CAST(IFNULL(rest, '') AS BLOB) FROM match "
+                    "WHERE word = ?", (word,))]
 
     def id_map(self) -> dict[str, list[tuple[str, int, str, str, str, str]]]:
         """Return {id: [(file, line, function, module, class, level)]}."""
@@ -349,6 +407,30 @@ class Database:
                                "line" % ", ".join(_select(c) for c in cols)):
             out.setdefault(row[0], []).append(row[1:])
         return out
+
+
+class SiteMap:
+    """{id: [(file, line, function, module, class, level)]} read from the
+    database one ID at a time, as a log asks for them (id_map() reads a
+    whole tree's 189,000 call sites up front: about a second)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._cache: dict[str, list[tuple[str, int, str, str, str, str]]] = {}
+
+    def get(self, msgid: str, default: Optional[list] = None
+            ) -> Optional[list[tuple[str, int, str, str, str, str]]]:
+        """The call sites of @msgid, or @default if there are none."""
+        sites = self._cache.get(msgid)
+        if sites is None:
+            cols = ("file", "line", "function", "module", "class", "level")
+            sites = self._cache[msgid] = self.db._query(
+                "SELECT %s FROM sites WHERE id = ? ORDER BY module, file, "
+                "line" % ", ".join(_select(c) for c in cols), (msgid,))
+        return sites or default
+
+    def __contains__(self, msgid: object) -> bool:
+        return isinstance(msgid, str) and bool(self.get(msgid))
 
 
 def open_db(path: Optional[str] = None) -> Database:

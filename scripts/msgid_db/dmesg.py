@@ -194,6 +194,8 @@ class Annotator:
         """A note if the text after the prefix @msgid matches another ID
         and not @msgid itself."""
         assert self.matcher is not None
+        if self.matcher.fits(msgid, text):
+            return b""
         r = self.matcher.identify(text)
         if r.how == "match" and r.id != msgid and msgid not in r.matched:
             return ("  !> the text matches (%s), not the printed ID\n"
@@ -223,7 +225,7 @@ class Annotator:
         else:
             msgid, message = found
             obj["id_from"] = "prefix"
-            if self.matcher:
+            if self.matcher and not self.matcher.fits(msgid, message):
                 r = self.matcher.identify(message)
                 if r.how == "match" and r.id != msgid \
                         and msgid not in r.matched:

@@ -26,7 +26,7 @@ the same specificity make the line ambiguous (never a guess).
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Union
 
 #: Lines longer than this are not matched: a printk record holds at
 #: most 1024 bytes of text.
@@ -125,29 +125,6 @@ def tokenize(fmt: bytes) -> tuple[list[Token], bool]:
     return tokens, last_pv
 
 
-def words(tokens: list[Token]) -> list[bytes]:
-    """Literal words of @tokens that no conversion output can extend."""
-    out = []
-    for k, (kind, value) in enumerate(tokens):
-        if kind != LIT:
-            continue
-        assert isinstance(value, bytes)
-        for m in _WORD_RE.finditer(value):
-            if m.start() == 0 and k > 0:
-                continue  # "%sfoo" prints "barfoo"
-            if m.end() == len(value) and k + 1 < len(tokens):
-                continue  # "foo%s" prints "foobar"
-            if m.start() > 0 and _is_word(value[m.start() - 1]):
-                continue  # "9abc": the text's word is "9abc"
-            out.append(m.group(0))
-    return out
-
-
-def _is_word(c: int) -> bool:
-    return c == 0x5f or 0x30 <= c <= 0x39 or 0x41 <= c <= 0x5a \
-        or 0x61 <= c <= 0x7a
-
-
 def positions(tokens: list[Token], text: bytes, start: int = 0
               ) -> set[int]:
     """Return every end position of a match of @tokens at @start."""
@@ -192,15 +169,91 @@ def positions(tokens: list[Token], text: bytes, start: int = 0
     return pos
 
 
-@dataclass
-class Format:
-    """One distinct canonical format of the database."""
 
-    id: str
-    tokens: list[Token]
-    literal: int          # literal bytes: the specificity
-    can_start_cont: bool  # no trailing newline: KERN_CONT may follow
-    wrapper: bool         # ends in %pV: identifies through its argument
+#: What the word index sees of a format: "%%" is a literal "%", every
+#: other conversion (with a %p extension) becomes "\0".
+_CONV_SUB = re.compile(
+    rb"%[-+ #0]*(?:\*|\d+)?(?:\.(?:\*|\d+))?(?:hh|h|ll|l|L|z|Z|t|j|q)?"
+    rb"(?:p[A-Za-z0-9]*|[a-zA-Z])")
+#: A word of a format's literal text that no conversion can extend and
+#: that is a whole word of any text the format prints.
+_FMT_WORD_RE = re.compile(
+    rb"(?<![A-Za-z0-9_\0])[A-Za-z_][A-Za-z0-9_]{2,}(?![A-Za-z0-9_\0])")
+#: The words of a message text.
+TEXT_WORD_RE = re.compile(rb"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]{2,}")
+
+
+def literal_words(canon: bytes) -> set[bytes]:
+    """Literal words of the canonical format @canon that every text it
+    prints holds as whole words ("%sfoo" prints "barfoo": not "foo")."""
+    return set(_FMT_WORD_RE.findall(
+        _CONV_SUB.sub(b"\0", canon.replace(b"%%", b"\x02"))))
+
+
+#: One row of the word index: (key word, id, canonical format, may be
+#: continued, the format's other words).
+IndexRow = tuple[bytes, str, bytes, bool, tuple[bytes, ...]]
+
+
+def plan(formats: Iterable[tuple[str, bytes, bool]]) -> list[IndexRow]:
+    """File each distinct format of @formats (id, canonical, may be
+    continued) under its rarest literal word, its other words rarest
+    first; formats without one are left out: they never identify a line
+    by themselves."""
+    merged: dict[tuple[str, bytes], bool] = {}
+    for msgid, canon, cont in formats:
+        key = (msgid, canon)
+        merged[key] = merged.get(key, False) or cont
+    fwords = [(k, literal_words(k[1])) for k in merged]
+    df: dict[bytes, int] = {}
+    for _, ws in fwords:
+        for w in ws:
+            df[w] = df.get(w, 0) + 1
+    rows: list[IndexRow] = []
+    for (msgid, canon), ws in fwords:
+        if not ws:
+            continue
+        order = sorted(ws, key=lambda x: (df[x], x))
+        rows.append((order[0], msgid, canon, merged[(msgid, canon)],
+                     tuple(order[1:])))
+    return rows
+
+
+class Format:
+    """One distinct canonical format; tokenized when first tried."""
+
+    __slots__ = ("id", "canon", "can_start_cont", "_tokens", "wrapper",
+                 "literal", "head", "tail")
+
+    def __init__(self, msgid: str, canon: bytes, cont: bool) -> None:
+        self.id = msgid
+        self.canon = canon
+        self.can_start_cont = cont  # no trailing newline: KERN_CONT may follow
+        self._tokens: Optional[list[Token]] = None
+        self.wrapper = False  # ends in %pV: identifies through its argument
+        self.literal = 0      # literal bytes: the specificity
+        self.head = b""       # literal text every match starts with
+        self.tail = b""       # ... and every whole-line match ends with
+
+    @property
+    def tokens(self) -> list[Token]:
+        if self._tokens is None:
+            tokens, wrapper = tokenize(self.canon)
+            if wrapper:
+                tokens = tokens[:-1]
+            self.wrapper = wrapper
+            self.literal = sum(len(v) for k, v in tokens  # type: ignore
+                               if k == LIT)
+            if tokens and tokens[0][0] == LIT:
+                self.head = tokens[0][1]  # type: ignore[assignment]
+            if tokens and tokens[-1][0] == LIT:
+                self.tail = tokens[-1][1]  # type: ignore[assignment]
+            self._tokens = tokens
+        return self._tokens
+
+    def is_wrapper(self) -> bool:
+        """Whether the format ends in %pV (tokenizes it first)."""
+        return self.tokens is not None and self.wrapper
 
 
 @dataclass
@@ -210,52 +263,89 @@ class Result:
     id: Optional[str] = None
     how: Optional[str] = None          # "match", "ambiguous" or None
     candidates: list[str] = field(default_factory=list)
-    matched: set[str] = field(default_factory=set)  # every ID that fits
+    # IDs found to fit: every one if no format matched the whole line,
+    # else those at least as specific as the answer.
+    matched: set[str] = field(default_factory=set)
     cont: bool = False                 # matched as a KERN_CONT prefix
     literal: int = 0                   # specificity of the answer
 
 
-class Matcher:
-    """The formats of one database, indexed by literal words."""
+#: A bucket of the word index: (the format's other words, the format);
+#: a large one (BIG) as a dict by the second rarest word (b"" for none).
+Entry = tuple[frozenset, Format]
+Bucket = Union[list[Entry], dict[bytes, list[Entry]]]
+BIG = 16
+#: Results kept per distinct text (a log repeats many of its lines).
+CACHE_MAX = 1 << 16
+#: Where a wrapper's prefix could end in more places than this (a
+#: conversion just before its %pV), it is not followed.
+MAX_STARTS = 8
 
-    def __init__(self, formats: Iterable[tuple[str, bytes, bool]]) -> None:
-        """@formats: (id, canonical format, may be continued)."""
-        self.formats: list[Format] = []
-        seen: dict[tuple[str, bytes], int] = {}
-        for msgid, canon, cont in formats:
-            key = (msgid, canon)
-            if key in seen:
-                if cont:
-                    self.formats[seen[key]].can_start_cont = True
-                continue
-            tokens, wrapper = tokenize(canon)
-            if wrapper:
-                tokens = tokens[:-1]
-            literal = sum(len(v) for k, v in tokens if k == LIT)  # type: ignore[arg-type]
-            seen[key] = len(self.formats)
-            self.formats.append(Format(msgid, tokens, literal, cont, wrapper))
-        df: dict[bytes, int] = {}
-        fwords = []
-        for f in self.formats:
-            w = set(words(f.tokens))
-            fwords.append(w)
-            for x in w:
-                df[x] = df.get(x, 0) + 1
-        self.index: dict[bytes, list[int]] = {}
-        for i, w in enumerate(fwords):
-            if w:
-                key = min(w, key=lambda x: (df[x], x))
-                self.index.setdefault(key, []).append(i)
+
+class Matcher:
+    """The formats of one database, filed under literal words.
+
+    @formats: (id, canonical format, may be continued); subclasses fetch
+    the buckets of the word index on demand instead (DbMatcher).
+    """
+
+    def __init__(self, formats: Iterable[tuple[str, bytes, bool]] = ()
+                 ) -> None:
+        self.buckets: dict[bytes, Bucket] = {}
+        self.by_id: dict[str, list[Format]] = {}
+        rows: dict[bytes, list[tuple[str, bytes, bool, list[bytes]]]] = {}
+        for key, msgid, canon, cont, rest in plan(formats):
+            rows.setdefault(key, []).append((msgid, canon, cont, list(rest)))
+        for key, bucket in rows.items():
+            b = self.buckets[key] = self.make_bucket(bucket)
+            for entries in (b.values() if isinstance(b, dict) else [b]):
+                for _, f in entries:
+                    self.by_id.setdefault(f.id, []).append(f)
         self.builtin = [re.compile(w) for w in BUILTIN_WRAPPERS]
+        self._cache: dict[bytes, Result] = {}
+
+    @staticmethod
+    def make_bucket(rows: list[tuple[str, bytes, bool, list[bytes]]]
+                    ) -> Bucket:
+        """A bucket of (id, canonical, may be continued, other words
+        rarest first) rows."""
+        entries = [(frozenset(rest), Format(msgid, canon, cont), rest)
+                   for msgid, canon, cont, rest in rows]
+        if len(entries) <= BIG:
+            return [(r, f) for r, f, _ in entries]
+        by_second: dict[bytes, list[Entry]] = {}
+        for r, f, rest in entries:
+            by_second.setdefault(rest[0] if rest else b"", []).append((r, f))
+        return by_second
+
+    def bucket(self, word: bytes) -> Optional[Bucket]:
+        """The formats filed under @word."""
+        return self.buckets.get(word)
+
+    def formats_of(self, msgid: str) -> list[Format]:
+        """The formats with ID @msgid (that have a literal word)."""
+        return self.by_id.get(msgid, [])
 
     def candidates(self, text: bytes) -> list[Format]:
-        """Formats filed under one of the words of @text."""
-        out = []
-        index = self.index
-        for w in set(_WORD_RE.findall(text)):
-            bucket = index.get(w)
-            if bucket:
-                out.extend(self.formats[i] for i in bucket)
+        """Formats filed under a word of @text whose other words are all
+        in @text too."""
+        words = set(TEXT_WORD_RE.findall(text))
+        out: list[Format] = []
+        bucket = self.bucket
+        for w in words:
+            b = bucket(w)
+            if not b:
+                continue
+            if isinstance(b, list):
+                out.extend([f for rest, f in b if rest <= words])
+                continue
+            for w2 in words:
+                sub = b.get(w2)
+                if sub:
+                    out.extend([f for rest, f in sub if rest <= words])
+            sub = b.get(b"")
+            if sub:
+                out.extend([f for _, f in sub])
         return out
 
     def identify(self, text: bytes) -> Result:
@@ -263,66 +353,99 @@ class Matcher:
         text = text.rstrip(b"\r\n")
         if len(text) > MAX_TEXT:
             return Result()
-        return self._identify(text, 0, 0)
+        r = self._cache.get(text)
+        if r is None:
+            r = self._identify(text)
+            if len(self._cache) >= CACHE_MAX:
+                self._cache.clear()
+            self._cache[text] = r
+        return r
 
-    def _identify(self, text: bytes, start: int, depth: int) -> Result:
+    def starts(self, text: bytes, wrappers: list[Format]) -> list[int]:
+        """Where the caller's text can start: 0, and after the prefix of
+        a wrapper (nested up to MAX_DEPTH deep)."""
+        n = len(text)
+        seen = {0}
+        frontier = [0]
+        for _ in range(MAX_DEPTH):
+            new = set()
+            for s in frontier:
+                for w in self.builtin:
+                    m = w.match(text, s)
+                    if m and s < m.end() < n:
+                        new.add(m.end())
+                for f in wrappers:
+                    ends = positions(f.tokens, text, s)
+                    if len(ends) <= MAX_STARTS:
+                        new.update(e for e in ends if s < e < n)
+            frontier = sorted(new - seen)
+            seen.update(frontier)
+            if not frontier or len(seen) > 4 * MAX_STARTS:
+                break
+        return sorted(seen)
+
+    def _identify(self, text: bytes) -> Result:
+        cands = self.candidates(text)
+        if not cands:
+            return Result()
+        plain, wrappers = [], []
+        for f in cands:
+            (wrappers if f.is_wrapper() else plain).append(f)
+        if not plain:
+            return Result()
+        starts = self.starts(text, wrappers) if wrappers else \
+            self.starts(text, [])
+        n = len(text)
         whole: list[Format] = []
         prefix: list[Format] = []
-        inner: list[Result] = []
-        n = len(text)
-        offsets = set()
-        cands = self.candidates(text[start:] if start else text)
-        for f in cands:
-            ends = positions(f.tokens, text, start)
-            if not ends:
+        # Most literal text first: once a whole line matched, only formats
+        # as specific can still tie with it.
+        plain.sort(key=_minus_literal)
+        for f in plain:
+            if whole and f.literal < whole[0].literal:
+                break
+            # Quick rejections at C speed before the walk.
+            if f.tail and not f.can_start_cont and not text.endswith(f.tail):
                 continue
-            if f.wrapper:
-                offsets.update(e for e in ends if e < n)
-            elif n in ends:
-                whole.append(f)
-            elif f.can_start_cont:
-                prefix.append(f)
-        if depth < MAX_DEPTH:
-            for w in self.builtin:
-                m = w.match(text, start)
-                if m:
-                    offsets.add(m.end())
-            for o in sorted(offsets):
-                if o > start:
-                    r = self._identify(text, o, depth + 1)
-                    if r.how:
-                        inner.append(r)
+            head = f.head
+            tokens = f.tokens
+            for s in starts:
+                if head and not text.startswith(head, s):
+                    continue
+                ends = positions(tokens, text, s)
+                if n in ends:
+                    whole.append(f)
+                    break
+                if ends and f.can_start_cont:
+                    prefix.append(f)
         result = Result()
-        for r in inner:
-            result.matched |= r.matched
-        result.matched.update(f.id for f in whole)
-        result.matched.update(f.id for f in prefix)
+        result.matched = {f.id for f in whole} | {f.id for f in prefix}
         if whole:
-            return self._decide(whole, result, inner)
-        if inner:
-            return self._decide([], result, inner)
+            return self._decide(whole, result)
         if prefix:
             result.cont = True
-            return self._decide(prefix, result, [])
+            return self._decide(prefix, result)
         return result
 
+    def fits(self, msgid: str, text: bytes) -> bool:
+        """Whether a format of ID @msgid prints @text, wrapper prefixes
+        allowed (a quick check of a printed ID)."""
+        text = text.rstrip(b"\r\n")
+        fmts = [f for f in self.formats_of(msgid) if not f.is_wrapper()]
+        if not fmts or len(text) > MAX_TEXT:
+            return False
+        n = len(text)
+        for s in self.starts(text, []):
+            for f in fmts:
+                ends = positions(f.tokens, text, s)
+                if n in ends or (ends and f.can_start_cont):
+                    return True
+        return False
+
     @staticmethod
-    def _decide(fmts: list[Format], result: Result,
-                inner: list[Result]) -> Result:
-        # (specificity, id) of every fitting answer.
-        scored = [(f.literal, f.id) for f in fmts]
-        for r in inner:
-            # An answer through a wrapper: the inner text is shorter, so
-            # its literal count is comparable only among inner answers;
-            # it ranks after whole-line matches of the same specificity.
-            if r.how == "match" and r.id is not None:
-                scored.append((r.literal, r.id))
-            elif r.how == "ambiguous":
-                scored.extend((r.literal, c) for c in r.candidates)
-        if not scored:
-            return result
-        best = max(s for s, _ in scored)
-        top = sorted({i for s, i in scored if s == best})
+    def _decide(fmts: list[Format], result: Result) -> Result:
+        best = max(f.literal for f in fmts)
+        top = sorted({f.id for f in fmts if f.literal == best})
         result.literal = best
         if len(top) == 1:
             result.id, result.how = top[0], "match"
@@ -331,6 +454,42 @@ class Matcher:
         return result
 
 
+def _minus_literal(f: Format) -> int:
+    return -f.literal
+
+
+class DbMatcher(Matcher):
+    """A matcher reading the word index of a database bucket by bucket,
+    as the words of the lines ask for them: nothing to load up front."""
+
+    def __init__(self, db: "object") -> None:
+        super().__init__()
+        self.db = db
+        self._fetched: dict[bytes, Optional[Bucket]] = {}
+        self._ids: dict[str, list[Format]] = {}
+
+    def bucket(self, word: bytes) -> Optional[Bucket]:
+        try:
+            return self._fetched[word]
+        except KeyError:
+            pass
+        rows = self.db.match_bucket(word)  # type: ignore[attr-defined]
+        b = self.make_bucket(rows) if rows else None
+        self._fetched[word] = b
+        return b
+
+    def formats_of(self, msgid: str) -> list[Format]:
+        fmts = self._ids.get(msgid)
+        if fmts is None:
+            fmts = [Format(i, c, cont) for i, c, cont in
+                    self.db.formats_of(msgid)]  # type: ignore[attr-defined]
+            self._ids[msgid] = fmts
+        return fmts
+
+
 def load(db: "object") -> Matcher:
-    """Build the matcher of an open database.Database."""
+    """The matcher of an open database.Database: its stored word index,
+    or (a database built before there was one) one built in memory."""
+    if db.has_match_index():  # type: ignore[attr-defined]
+        return DbMatcher(db)
     return Matcher(db.formats())  # type: ignore[attr-defined]
