@@ -7,12 +7,13 @@ import contextlib
 import io
 import json
 import os
+import sqlite3
 import tempfile
 import time
 import unittest
 import zlib
 
-from msgid_db import cli
+from msgid_db import cli, database, match
 from msgid_db.match import Matcher
 
 
@@ -112,6 +113,32 @@ class MatcherTest(unittest.TestCase):
         self.assertEqual((r.how, r.id), ("match", crc(evil[49])))
 
 
+    def test_wrapper_with_open_end_is_not_followed(self) -> None:
+        # "wrap: %s%pV" could end its prefix anywhere: not followed, in
+        # bounded time, and the plain format after it is still found at 0.
+        fmts = [b"wrap: %s%pV", b"wrap: %s tail %d"]
+        m = Matcher((crc(f), f, False) for f in fmts)
+        start = time.perf_counter()
+        r = m.identify(b"wrap: " + b"x " * 900 + b"tail 7")
+        self.assertLess(time.perf_counter() - start, 2.0)
+        self.assertEqual((r.how, r.id), ("match", crc(fmts[1])))
+
+    def test_large_bucket(self) -> None:
+        # 9 formats with "alpha" only, 9 with "alpha" and "beta", 9 with
+        # "beta" only: "alpha" is the rarest word of 18 formats (a bucket
+        # split by the second word, b"" for the 9 without one).
+        fmts = ([b"alpha " + b"-" * i + b" %d" for i in range(9)]
+                + [b"alpha " + b"+" * i + b" beta %d" for i in range(9)]
+                + [b"beta " + b"=" * i + b" %d" for i in range(9)])
+        m = Matcher((crc(f), f, False) for f in fmts)
+        self.assertGreater(len(fmts) * 2 // 3, match.BIG)
+        self.assertIsInstance(m.bucket(b"alpha"), dict)
+        for i, f in enumerate(fmts):
+            text = f.replace(b"%d", b"%d" % (i * 7))
+            r = m.identify(text)
+            self.assertEqual((r.how, r.id), ("match", crc(f)), text)
+
+
 INDEX = b"""\
 # <level/flags> filename:line function "format"
 <6> drivers/pci/quirks.c:332 quirk_passive_release "PIIX3: Enabling Passive Release\\n"
@@ -190,6 +217,39 @@ class CliMatchTest(unittest.TestCase):
                          LOG.decode().splitlines())
         _, plain, _ = self.run_cli("annotate", "--no-match", self.log)
         self.assertNotIn("~>", plain)
+
+    def test_stored_word_index(self) -> None:
+        # build stores the word index; without it (an older database) the
+        # same answers come from an index built in memory.
+        texts = [LOG.splitlines()[i].split(b"] ", 1)[1] for i in (0, 1, 2)]
+        answers = []
+        for stored in (True, False):
+            if not stored:
+                conn = sqlite3.connect(self.db)
+                conn.execute("DROP TABLE match")
+                conn.commit()
+                conn.close()
+            db = database.open_db(self.db)
+            self.addCleanup(db.close)
+            self.assertEqual(db.has_match_index(), stored)
+            m = match.load(db)
+            self.assertEqual(isinstance(m, match.DbMatcher), stored)
+            answers.append([(r.how, r.id, r.candidates) for r in
+                            map(m.identify, texts)])
+        self.assertEqual(answers[0], answers[1])
+        self.assertEqual(answers[0][:2], [("match", E820, []),
+                                          ("match", PIIX, [])])
+        self.assertEqual(answers[0][2][0], "ambiguous")
+
+    def test_site_map(self) -> None:
+        db = database.open_db(self.db)
+        self.addCleanup(db.close)
+        sites = database.SiteMap(db)
+        self.assertIn(RUN, sites)
+        self.assertEqual(sites.get(RUN)[0][:3],  # type: ignore[index]
+                         ("init/main.c", 1354, "run_init_process"))
+        self.assertNotIn(crc(b"not in the index"), sites)
+        self.assertEqual(sites.get(crc(b"not in the index"), []), [])
 
     def test_lookup_text(self) -> None:
         status, out, _ = self.run_cli("lookup", "--text",
