@@ -36,6 +36,17 @@ def timed(argv: list[str], stdout: Optional[int] = subprocess.DEVNULL
     return time.perf_counter() - start
 
 
+def timed_cpu(argv: list[str]) -> tuple[float, float]:
+    """Run @argv; return (wall seconds, CPU seconds, user + system): on a
+    busy host the CPU time is what the command itself cost."""
+    import resource
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = timed(argv)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime
+                  + after.ru_stime - before.ru_stime)
+
+
 def literal_part(fmt: str) -> str:
     """Return the longest literal piece of a format (for git grep)."""
     pieces = _SPEC_RE.split(fmt)
@@ -140,85 +151,29 @@ def bench_grep(db: str, tree: str, count: int) -> None:
           % (id_one, n, 100.0 * id_one / n))
 
 
-def match_figures(db: str, log: str) -> dict:
-    """Strip the ID of every record of the boot log @log, identify it by
-    its text against @db, compare with the ID the kernel printed.
-
-    Returns counts right/wrong/ambiguous/unmatched, the records without an
-    ID before the first one with an ID ("early") and how many of those got
-    an ID, and the lists of the records not right.
-    """
-    from msgid_db.dmesg import LINE_RE, Annotator
-    from msgid_db.match import load
-    handle = database.open_db(db)
-    annotator = Annotator({}, matcher=load(handle))
-    handle.close()
-    out: dict = {"right": 0, "wrong": [], "ambiguous": [], "unmatched": [],
-                 "early": 0, "early_matched": [], "records": 0}
-    seen_id = False
-    with open(log, "rb") as f:
-        for line in f:
-            m = LINE_RE.match(line)
-            if not m:
-                if not seen_id and line.startswith(b"["):
-                    out["early"] += 1
-                    r = annotator.identify(line)
-                    if r.how == "match":
-                        out["early_matched"].append(
-                            (r.id, line.rstrip().decode("utf-8", "replace")))
-                continue
-            seen_id = True
-            out["records"] += 1
-            printed = m.group("id").decode()
-            stripped = line[:m.start("id") - 1] + line[m.end():]
-            r = annotator.identify(stripped)
-            text = stripped.rstrip().decode("utf-8", "replace")
-            if r.how == "match" and r.id == printed:
-                out["right"] += 1
-            elif r.how == "match":
-                out["wrong"].append((printed, r.id, text))
-            elif r.how == "ambiguous":
-                out["ambiguous"].append((printed, r.candidates, text))
-            else:
-                out["unmatched"].append((printed, text))
-    return out
-
-
 def print_match_figures(name: str, db: str, log: str) -> None:
-    """Print the shares of match_figures() and every record not right."""
-    start = time.perf_counter()
+    """Print the matcher's figures on @log and every record not right."""
+    from msgid_db.figures import match_figures
     fig = match_figures(db, log)
-    n = fig["records"] or 1
-    print("match %s: %d records: right %d (%.1f%%), wrong %d (%.1f%%), "
-          "ambiguous %d, unmatched %d; before the switch: %d of %d early "
-          "records get an ID (%.1f s)" % (
-              name, fig["records"], fig["right"], 100.0 * fig["right"] / n,
-              len(fig["wrong"]), 100.0 * len(fig["wrong"]) / n,
-              len(fig["ambiguous"]), len(fig["unmatched"]),
-              len(fig["early_matched"]), fig["early"],
-              time.perf_counter() - start))
-    for printed, got, text in fig["wrong"]:
-        print("  wrong: printed %s, matched %s: %s" % (printed, got, text))
-    for printed, cands, text in fig["ambiguous"]:
-        print("  ambiguous: printed %s, candidates %s: %s"
-              % (printed, " ".join(cands), text))
-    for printed, text in fig["unmatched"]:
-        print("  unmatched: printed %s: %s" % (printed, text))
-    for got, text in fig["early_matched"]:
-        print("  early: matched %s: %s" % (got, text))
+    print(fig.summary(name))
+    for line in fig.details():
+        print(line)
 
 
 def bench_match(db: str, log: Optional[str], lines: int, tmp: str) -> None:
-    """Matcher load time, first line out and lines/s of annotate on lines
-    without an ID (the boot log's records with the prefix removed,
-    repeated, or the formats' own text if no log)."""
-    from msgid_db.dmesg import LINE_RE
+    """Speed of the text matcher on lines without an ID: the boot log's
+    records with the prefix removed (or synthetic lines if no log).
+
+    Prints the time to open the matcher, the wall time of a msgid-db.py
+    annotate of one line (first line out), the rate of one pass over the
+    records with nothing read yet (every bucket of the word index fetched
+    on first use), the rate once the buckets are read with the result
+    cache off (every line matched anew: what distinct lines cost), and
+    the rate of a msgid-db.py annotate process on @lines lines cycling
+    through the records (repeated texts hit the result cache).
+    """
+    from msgid_db.dmesg import LINE_RE, Annotator
     from msgid_db.match import load
-    start = time.perf_counter()
-    handle = database.open_db(db)
-    load(handle)
-    handle.close()
-    load_s = time.perf_counter() - start
     texts = []
     if log and os.path.isfile(log):
         with open(log, "rb") as f:
@@ -229,6 +184,24 @@ def bench_match(db: str, log: Optional[str], lines: int, tmp: str) -> None:
     if not texts:
         texts = [b"[    1.000000] synthetic message %d\n" % n
                  for n in range(1000)]
+    start = time.perf_counter()
+    handle = database.open_db(db)
+    annotator = Annotator({}, matcher=load(handle))
+    load_s = time.perf_counter() - start
+    matcher = annotator.matcher
+    assert matcher is not None
+    start = time.perf_counter()
+    for t in texts:
+        annotator.identify(t)
+    cold = len(texts) / (time.perf_counter() - start)
+    matcher.no_cache()
+    rounds = max(1, 20000 // len(texts))
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for t in texts:
+            annotator.identify(t)
+    warm = rounds * len(texts) / (time.perf_counter() - start)
+    handle.close()
     path = os.path.join(tmp, "noid.log")
     with open(path, "wb") as f:
         for n in range(lines):
@@ -236,14 +209,18 @@ def bench_match(db: str, log: Optional[str], lines: int, tmp: str) -> None:
     one = os.path.join(tmp, "one.log")
     with open(one, "wb") as f:
         f.write(texts[0])
-    first = timed([sys.executable, SCRIPT, "--db", db, "annotate", one])
+    first, first_cpu = min(timed_cpu([sys.executable, SCRIPT, "--db", db,
+                                      "annotate", one]) for _ in range(3))
     total = timed([sys.executable, SCRIPT, "--db", db, "annotate", path])
-    print("match: load %.2f s in-process; first line out %.2f s "
-          "(msgid-db.py annotate of one line, goal < 1 s); %.0f lines/s "
-          "on %d lines without ID (%s, goal >= 50000)" % (
-              load_s, first, lines / max(total - first, 1e-9), lines,
-              "the boot log's records, prefix removed" if log else
-              "synthetic"))
+    what = "records of the boot log" if log else "synthetic lines"
+    print("match: open %.3f s; first line out %.2f s wall, %.2f s CPU "
+          "(msgid-db.py annotate of one line, goal < 1 s); %d %s, prefix "
+          "removed: %.0f lines/s on a first pass (buckets read as needed), "
+          "%.0f lines/s with the buckets read and no result cache (goal >= "
+          "50000); annotate process on %d lines cycling through them "
+          "(cache hits): %.0f lines/s" % (
+              load_s, first, first_cpu, len(texts), what, cold, warm, lines,
+              lines / max(total - first, 1e-9)))
 
 
 def main() -> int:
@@ -262,8 +239,9 @@ def main() -> int:
                    help="messages to git grep")
     p.add_argument("--boot-log", help="a boot log with IDs: figures of "
                    "the text matcher against it")
-    p.add_argument("--source-db", help="a --source database of the base "
-                   "tree: matcher figures and speed against it too")
+    p.add_argument("--source-db", help="a --source database of the tree "
+                   "(built from --tree if missing): matcher figures and "
+                   "speed against it too")
     p.add_argument("--match-only", action="store_true",
                    help="only the text matcher's figures and speed")
     args = p.parse_args()
@@ -302,6 +280,20 @@ def run_match(args: argparse.Namespace, db: str, tmp: str) -> None:
     database if given."""
     dbs = [("index", db)]
     if args.source_db:
+        if not os.path.isfile(args.source_db):
+            start = time.perf_counter()
+            proc = subprocess.run(
+                [sys.executable, SCRIPT, "--db", args.source_db, "build",
+                 "--source", args.tree], capture_output=True, text=True,
+                check=False)
+            if proc.returncode:
+                sys.exit("bench: build --source failed: %s"
+                         % proc.stderr.strip())
+            print("build --source %s: %.1f s" % (
+                args.tree, time.perf_counter() - start))
+        else:
+            print("source database: %s (kept from an earlier run)"
+                  % args.source_db)
         dbs.append(("source", args.source_db))
     for name, path in dbs:
         if args.boot_log:

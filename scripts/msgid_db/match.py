@@ -303,6 +303,12 @@ class Matcher:
                     self.by_id.setdefault(f.id, []).append(f)
         self.builtin = [re.compile(w) for w in BUILTIN_WRAPPERS]
         self._cache: dict[bytes, Result] = {}
+        self.cache_max = CACHE_MAX  # 0: match every text anew
+
+    def no_cache(self) -> None:
+        """Match every text anew (to measure what distinct lines cost)."""
+        self.cache_max = 0
+        self._cache.clear()
 
     @staticmethod
     def make_bucket(rows: list[tuple[str, bytes, bool, list[bytes]]]
@@ -356,9 +362,10 @@ class Matcher:
         r = self._cache.get(text)
         if r is None:
             r = self._identify(text)
-            if len(self._cache) >= CACHE_MAX:
+            if len(self._cache) >= self.cache_max:
                 self._cache.clear()
-            self._cache[text] = r
+            if self.cache_max:
+                self._cache[text] = r
         return r
 
     def starts(self, text: bytes, wrappers: list[Format]) -> list[int]:

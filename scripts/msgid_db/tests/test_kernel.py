@@ -13,7 +13,7 @@ import tempfile
 import unittest
 import zlib
 
-from msgid_db import cli, database, elf
+from msgid_db import cli, database, elf, figures
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
@@ -146,6 +146,49 @@ class BootLogTest(unittest.TestCase):
         self.assertGreater(seen, 0, "no (id): lines in %s" % BOOT_LOG)
         self.assertEqual(missing, [], "%d of %d IDs unresolved"
                          % (len(missing), seen))
+
+
+TREE = os.path.join(ROOT, "out", "linux")
+
+
+@unittest.skipUnless(os.path.isfile(VMLINUX) and os.path.isfile(BOOT_LOG),
+                     "needs out/build/msgid/vmlinux and out/boot/boot.log "
+                     "(boot the harness kernel with printk.msgid=1)")
+class MatchFiguresTest(unittest.TestCase):
+    """The boot log's records with their IDs removed, identified by their
+    text alone: the ID the kernel printed is the truth (issue goals)."""
+
+    def figures(self, *build: str) -> "figures.Figures":
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "msgid.db")
+            status = cli.main(["--db", path, "build"] + list(build))
+            self.assertEqual(status, 0)
+            fig = figures.match_figures(path, BOOT_LOG)
+        self.assertGreater(fig.records, 100, "too few records with an ID")
+        return fig
+
+    def test_against_the_index(self) -> None:
+        argv = ["--vmlinux", VMLINUX]
+        if os.path.isdir(BUILD):
+            argv += ["--modules", BUILD]
+        fig = self.figures(*argv)
+        report = "\n".join([fig.summary("index")] + fig.details())
+        self.assertEqual(fig.wrong, [], report)
+        self.assertGreaterEqual(fig.share(fig.right), INDEX_RIGHT, report)
+        self.assertGreater(len(fig.early_matched), 0, report)
+
+    @unittest.skipUnless(os.path.isdir(TREE), "needs the tree out/linux")
+    def test_against_the_source(self) -> None:
+        fig = self.figures("--source", TREE)
+        report = "\n".join([fig.summary("source")] + fig.details())
+        self.assertLessEqual(fig.share(len(fig.wrong)), SOURCE_WRONG, report)
+        self.assertGreaterEqual(fig.share(fig.right), SOURCE_RIGHT, report)
+
+
+#: Goals of the text matcher (percent of the records with an ID).
+INDEX_RIGHT = 97.0
+SOURCE_RIGHT = 85.0
+SOURCE_WRONG = 0.5
 
 
 if __name__ == "__main__":
