@@ -30,6 +30,7 @@ SUBSYS_PREFIXES: tuple[bytes, ...] = (
     b"%sBTRFS %s (device %s): ",
     b"%sFAT-fs (%s): ",
     b"%sXFS%s: ",
+    b"%s %s %s%s: ",  # netdev_printk(), include/net/net_debug.h.patch
     b"%s %s: ",
 )
 

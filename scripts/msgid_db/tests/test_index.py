@@ -77,7 +77,7 @@ class ParseTest(unittest.TestCase):
 
     def test_other_subsys_prefixes(self) -> None:
         for prefix in (b"%sXFS%s: ", b"%sBTRFS %s (device %s): ",
-                       b"%sFAT-fs (%s): ",
+                       b"%sFAT-fs (%s): ", b"%s %s %s%s: ",
                        b"BTRFS: error (device %s%s) in %s:%d: errno=%d %s"):
             line = b'<3> fs/x.c:1 f "' + prefix + b'caller %d\\n"'
             self.assertEqual(index.parse_line(line, "m").id,
