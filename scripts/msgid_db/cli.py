@@ -84,7 +84,8 @@ def _elf_sites(image: "elf.ElfFile", module: str) -> Iterator[CallSite]:
         yield CallSite.from_format(
             e.fmt, file=ids.decode(e.file or b"?"), line=e.line,
             function=ids.decode(e.func or b"?"), module=module, origin="elf",
-            level=ids.level_of(e.fmt, e.level))
+            level=ids.level_of(e.fmt, e.level),
+            subsys=ids.decode(e.subsys_fmt_prefix or b""))
 
 
 def _module_files(directory: str) -> Iterator[str]:

@@ -6,11 +6,14 @@ Schema::
     sites(id, canonical, format, file, line, function, level, module,
           class, origin)                       -- one row per call site
     meta(key PRIMARY KEY, value)               -- build metadata
-    match(word, id, canonical, cont, rest)     -- word index of the formats
+    match(word, id, canonical, cont, rest, starts) -- formats by word
 
 match files every distinct format that can start a record under its
 rarest literal word (msgid_db.match.plan), so that identifying a line
-without an ID reads only the buckets of its words, never the whole table.
+without an ID reads only the buckets of its words, never the whole table;
+starts says where in a line its text can start: "p" at the start or after
+a wrapper's %pV prefix, "d" after a dev_printk()-style device prefix, ""
+either (see match.Format).
 A database without it (built by an older version) still works: the
 index is then built in memory.
 
@@ -51,7 +54,8 @@ CREATE TABLE match (
     id        TEXT NOT NULL,
     canonical BLOB NOT NULL,
     cont      INTEGER NOT NULL,
-    rest      BLOB NOT NULL
+    rest      BLOB NOT NULL,
+    starts    TEXT NOT NULL
 );
 """
 #: The formats that can start a record (not a KERN_CONT fragment).
@@ -247,8 +251,12 @@ def _fill(tmp: str, sites: Iterable[CallSite], meta: dict[str, str]) -> int:
         count = 0
         batch: list[tuple] = []
         insert = "INSERT INTO sites (%s) VALUES (?,?,?,?,?,?,?,?,?,?)" % _COLUMNS
+        formats: list[tuple[str, bytes, bool, Optional[str]]] = []
         for s in sites:
-            batch.append(_row(s))
+            row = _row(s)
+            batch.append(row)
+            if row[6] != "c":  # can start a record: see _STARTS_RECORD
+                formats.append(_format(row[0], row[1], row[2], s.subsys))
             if len(batch) >= 10000:
                 conn.executemany(insert, batch)
                 count += len(batch)
@@ -260,29 +268,39 @@ def _fill(tmp: str, sites: Iterable[CallSite], meta: dict[str, str]) -> int:
                          sorted((_text(k), _text(v)) for k, v in meta.items()))
         conn.execute("CREATE INDEX sites_id ON sites (id)")
         conn.execute("CREATE INDEX sites_class ON sites (class)")
-        _fill_match(conn)
+        _fill_match(conn, formats)
         conn.commit()
     finally:
         conn.close()
     return count
 
 
-def _formats(rows: Iterable[tuple]) -> list[tuple[str, bytes, bool]]:
+def _format(msgid: object, canon: object, fmt: object,
+            subsys: Optional[str] = None
+            ) -> tuple[str, bytes, bool, Optional[str]]:
+    """A call site as match.Matcher wants it: (id, canonical, may be
+    continued, wrapper prefix)."""
+    canon = canon if isinstance(canon, str) else str(canon)
+    return (str(msgid), canon.encode("utf-8", "surrogateescape"),
+            not str(fmt).endswith("\n"), subsys)
+
+
+def _formats(rows: Iterable[tuple]
+             ) -> list[tuple[str, bytes, bool, Optional[str]]]:
     """(id, canonical, format) rows as match.Matcher wants them."""
-    return [(msgid, canon.encode("utf-8", "surrogateescape"),
-             not fmt.endswith("\n")) for msgid, canon, fmt in rows]
+    return [_format(*row) for row in rows]
 
 
-def _fill_match(conn: sqlite3.Connection) -> None:
-    """Write the word index of the formats (see the schema)."""
+def _fill_match(conn: sqlite3.Connection,
+                formats: list[tuple[str, bytes, bool, Optional[str]]]
+                ) -> None:
+    """Write the word index of @formats (see the schema)."""
     from msgid_db import match
-    rows = conn.execute("SELECT id, canonical, format FROM sites WHERE "
-                        + _STARTS_RECORD).fetchall()
     conn.executemany(
-        "INSERT INTO match (word, id, canonical, cont, rest) "
-        "VALUES (?, ?, ?, ?, ?)",
-        ((word, msgid, canon, int(cont), b" ".join(rest))
-         for word, msgid, canon, cont, rest in match.plan(_formats(rows))))
+        "INSERT INTO match (word, id, canonical, cont, rest, starts) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        ((word, msgid, canon, int(cont), b" ".join(rest), where)
+         for word, msgid, canon, cont, rest, where in match.plan(formats)))
     conn.execute("CREATE INDEX match_word ON match (word)")
     conn.execute("INSERT INTO meta (key, value) VALUES ('match', '1')")
 
@@ -365,7 +383,7 @@ class Database:
         shared = [(i, n) for i, f, n in rows if f == 1]
         return crc, shared
 
-    def formats(self) -> list[tuple[str, bytes, bool]]:
+    def formats(self) -> list[tuple[str, bytes, bool, Optional[str]]]:
         """Return (id, canonical format, may start a continued record) for
         every call site that can start a record (not a KERN_CONT
         fragment); see match.Matcher."""
@@ -374,7 +392,8 @@ class Database:
                 _select(c) for c in ("id", "canonical", "format")),
                 _STARTS_RECORD)))
 
-    def formats_of(self, msgid: str) -> list[tuple[str, bytes, bool]]:
+    def formats_of(self, msgid: str
+                   ) -> list[tuple[str, bytes, bool, Optional[str]]]:
         """formats() of the call sites with ID @msgid."""
         return _formats(self._query(
             "SELECT DISTINCT %s FROM sites WHERE id = ? AND %s" % (
@@ -388,16 +407,18 @@ class Database:
             "name = 'match'")) and self.meta().get("match") == "1"
 
     def match_bucket(self, word: bytes
-                     ) -> list[tuple[str, bytes, bool, list[bytes]]]:
-        """Return (id, canonical, may be continued, other words) of the
-        formats filed under @word in the word index."""
-        return [(msgid, bytes(canon), bool(cont), bytes(rest).split())
-                for msgid, canon, cont, rest in self._query(
-                    "SELECT CAST(IFNULL(id, '') AS TEXT), "
+                     ) -> list[tuple[str, bytes, bool, list[bytes], str]]:
+        """Return (id, canonical, may be continued, other words, where it
+        starts) of the formats filed under @word in the word index."""
+        return [(bytes(msgid).decode("ascii", "replace"), bytes(canon),
+                 bool(cont), bytes(rest).split(), where)
+                for msgid, canon, cont, rest, where in self._query(
+                    "SELECT CAST(IFNULL(id, '') AS BLOB), "
                     "CAST(IFNULL(canonical, '') AS BLOB), "
                     "CAST(IFNULL(cont, 0) AS INTEGER), "
-                    "CAST(IFNULL(rest, '') AS BLOB) FROM match "
-                    "WHERE word = ?", (word,))]
+                    "CAST(IFNULL(rest, '') AS BLOB), "
+                    "CASE starts WHEN 'p' THEN 'p' WHEN 'd' THEN 'd' "
+                    "ELSE '' END FROM match WHERE word = ?", (word,))]
 
     def id_map(self) -> dict[str, list[tuple[str, int, str, str, str, str]]]:
         """Return {id: [(file, line, function, module, class, level)]}."""

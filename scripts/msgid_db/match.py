@@ -179,31 +179,58 @@ _CONV_SUB = re.compile(
 #: that is a whole word of any text the format prints.
 _FMT_WORD_RE = re.compile(
     rb"(?<![A-Za-z0-9_\0])[A-Za-z_][A-Za-z0-9_]{2,}(?![A-Za-z0-9_\0])")
+#: The same, glued to a conversion ("%sEXT4-fs": EXT4).
+_LOOSE_WORD_RE = re.compile(
+    rb"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]{2,}")
 #: The words of a message text.
 TEXT_WORD_RE = re.compile(rb"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]{2,}")
 
 
 def literal_words(canon: bytes) -> set[bytes]:
     """Literal words of the canonical format @canon that every text it
-    prints holds as whole words ("%sfoo" prints "barfoo": not "foo")."""
-    return set(_FMT_WORD_RE.findall(
-        _CONV_SUB.sub(b"\0", canon.replace(b"%%", b"\x02"))))
+    prints holds as whole words ("%sfoo" prints "barfoo": not "foo").
+
+    A format without one gets the words glued to a conversion instead,
+    which hold when the conversion prints no letter or digit next to
+    them: wrappers start with the level's "%s" ("%sEXT4-fs (%s): %pV"),
+    which prints nothing.
+    """
+    flat = _CONV_SUB.sub(b"\0", canon.replace(b"%%", b"\x02"))
+    return set(_FMT_WORD_RE.findall(flat) or _LOOSE_WORD_RE.findall(flat))
 
 
 #: One row of the word index: (key word, id, canonical format, may be
-#: continued, the format's other words).
-IndexRow = tuple[bytes, str, bytes, bool, tuple[bytes, ...]]
+#: continued, the format's other words, where its text starts: see Format).
+IndexRow = tuple[bytes, str, bytes, bool, tuple[bytes, ...], str]
+#: A format as plan() and Matcher take it: (id, canonical, may be
+#: continued[, the prefix its wrapper prints before it: "" none, None not
+#: known]).
+FormatIn = Union[tuple[str, bytes, bool], tuple[str, bytes, bool,
+                                                 Optional[str]]]
 
 
-def plan(formats: Iterable[tuple[str, bytes, bool]]) -> list[IndexRow]:
+def where(subsys: Optional[str]) -> str:
+    """Where a format's text starts in a line, from its wrapper prefix."""
+    if subsys is None:
+        return ""
+    return "d" if subsys else "p"
+
+
+def plan(formats: Iterable[FormatIn]) -> list[IndexRow]:
     """File each distinct format of @formats (id, canonical, may be
     continued) under its rarest literal word, its other words rarest
     first; formats without one are left out: they never identify a line
     by themselves."""
     merged: dict[tuple[str, bytes], bool] = {}
-    for msgid, canon, cont in formats:
+    starts: dict[tuple[str, bytes], str] = {}
+    for f in formats:
+        msgid, canon, cont = f[0], f[1], f[2]
+        w = where(f[3] if len(f) > 3 else None)  # type: ignore[misc]
         key = (msgid, canon)
         merged[key] = merged.get(key, False) or cont
+        if starts.get(key, w) != w:
+            w = ""  # printed with and without a prefix
+        starts[key] = w
     fwords = [(k, literal_words(k[1])) for k in merged]
     df: dict[bytes, int] = {}
     for _, ws in fwords:
@@ -215,7 +242,7 @@ def plan(formats: Iterable[tuple[str, bytes, bool]]) -> list[IndexRow]:
             continue
         order = sorted(ws, key=lambda x: (df[x], x))
         rows.append((order[0], msgid, canon, merged[(msgid, canon)],
-                     tuple(order[1:])))
+                     tuple(order[1:]), starts[(msgid, canon)]))
     return rows
 
 
@@ -223,11 +250,17 @@ class Format:
     """One distinct canonical format; tokenized when first tried."""
 
     __slots__ = ("id", "canon", "can_start_cont", "_tokens", "wrapper",
-                 "literal", "head", "tail")
+                 "literal", "head", "tail", "starts")
 
-    def __init__(self, msgid: str, canon: bytes, cont: bool) -> None:
+    def __init__(self, msgid: str, canon: bytes, cont: bool,
+                 starts: str = "") -> None:
         self.id = msgid
         self.canon = canon
+        # Where its text starts in a line: "p" at the start or after the
+        # prefix of a format ending in %pV (printk(), pr_*()), "d" after a
+        # device prefix (dev_printk(), netdev_printk()), "" either (not
+        # known: a database built before this was recorded).
+        self.starts = starts
         self.can_start_cont = cont  # no trailing newline: KERN_CONT may follow
         self._tokens: Optional[list[Token]] = None
         self.wrapper = False  # ends in %pV: identifies through its argument
@@ -275,6 +308,9 @@ class Result:
 Entry = tuple[frozenset, Format]
 Bucket = Union[list[Entry], dict[bytes, list[Entry]]]
 BIG = 16
+#: A row of a bucket: (id, canonical, may be continued, the other words
+#: rarest first, where it starts).
+BucketRow = tuple[str, bytes, bool, list[bytes], str]
 #: Results kept per distinct text (a log repeats many of its lines).
 CACHE_MAX = 1 << 16
 #: Where a wrapper's prefix could end in more places than this (a
@@ -285,17 +321,17 @@ MAX_STARTS = 8
 class Matcher:
     """The formats of one database, filed under literal words.
 
-    @formats: (id, canonical format, may be continued); subclasses fetch
-    the buckets of the word index on demand instead (DbMatcher).
+    @formats: see FormatIn; subclasses fetch the buckets of the word index
+    on demand instead (DbMatcher).
     """
 
-    def __init__(self, formats: Iterable[tuple[str, bytes, bool]] = ()
-                 ) -> None:
+    def __init__(self, formats: Iterable[FormatIn] = ()) -> None:
         self.buckets: dict[bytes, Bucket] = {}
         self.by_id: dict[str, list[Format]] = {}
-        rows: dict[bytes, list[tuple[str, bytes, bool, list[bytes]]]] = {}
-        for key, msgid, canon, cont, rest in plan(formats):
-            rows.setdefault(key, []).append((msgid, canon, cont, list(rest)))
+        rows: dict[bytes, list[BucketRow]] = {}
+        for key, msgid, canon, cont, rest, starts in plan(formats):
+            rows.setdefault(key, []).append((msgid, canon, cont, list(rest),
+                                             starts))
         for key, bucket in rows.items():
             b = self.buckets[key] = self.make_bucket(bucket)
             for entries in (b.values() if isinstance(b, dict) else [b]):
@@ -311,12 +347,11 @@ class Matcher:
         self._cache.clear()
 
     @staticmethod
-    def make_bucket(rows: list[tuple[str, bytes, bool, list[bytes]]]
-                    ) -> Bucket:
+    def make_bucket(rows: list[BucketRow]) -> Bucket:
         """A bucket of (id, canonical, may be continued, other words
-        rarest first) rows."""
-        entries = [(frozenset(rest), Format(msgid, canon, cont), rest)
-                   for msgid, canon, cont, rest in rows]
+        rarest first, where it starts) rows."""
+        entries = [(frozenset(rest), Format(msgid, canon, cont, starts), rest)
+                   for msgid, canon, cont, rest, starts in rows]
         if len(entries) <= BIG:
             return [(r, f) for r, f, _ in entries]
         by_second: dict[bytes, list[Entry]] = {}
@@ -368,28 +403,35 @@ class Matcher:
                 self._cache[text] = r
         return r
 
-    def starts(self, text: bytes, wrappers: list[Format]) -> list[int]:
-        """Where the caller's text can start: 0, and after the prefix of
-        a wrapper (nested up to MAX_DEPTH deep)."""
+    def starts(self, text: bytes, wrappers: list[Format]
+               ) -> tuple[list[int], list[int]]:
+        """Where the caller's text can start: (0 and after the prefix of a
+        format ending in %pV, after a device prefix), nested up to
+        MAX_DEPTH deep."""
         n = len(text)
-        seen = {0}
-        frontier = [0]
+        plain, dev = {0}, set()
+        frontier = [(0, "p")]
         for _ in range(MAX_DEPTH):
             new = set()
-            for s in frontier:
-                for w in self.builtin:
-                    m = w.match(text, s)
-                    if m and s < m.end() < n:
-                        new.add(m.end())
+            for s, kind in frontier:
+                if kind == "p":
+                    for w in self.builtin:
+                        m = w.match(text, s)
+                        if m and s < m.end() < n:
+                            new.add((m.end(), "d"))
                 for f in wrappers:
+                    if f.starts and f.starts != kind:
+                        continue
                     ends = positions(f.tokens, text, s)
                     if len(ends) <= MAX_STARTS:
-                        new.update(e for e in ends if s < e < n)
-            frontier = sorted(new - seen)
-            seen.update(frontier)
-            if not frontier or len(seen) > 4 * MAX_STARTS:
+                        new.update((e, "p") for e in ends if s < e < n)
+            frontier = sorted(x for x in new
+                              if x[0] not in (plain if x[1] == "p" else dev))
+            for s, kind in frontier:
+                (plain if kind == "p" else dev).add(s)
+            if not frontier or len(plain) + len(dev) > 4 * MAX_STARTS:
                 break
-        return sorted(seen)
+        return sorted(plain), sorted(dev)
 
     def _identify(self, text: bytes) -> Result:
         cands = self.candidates(text)
@@ -400,8 +442,8 @@ class Matcher:
             (wrappers if f.is_wrapper() else plain).append(f)
         if not plain:
             return Result()
-        starts = self.starts(text, wrappers) if wrappers else \
-            self.starts(text, [])
+        plain_starts, dev_starts = self.starts(text, wrappers)
+        any_starts = sorted(set(plain_starts) | set(dev_starts))
         n = len(text)
         whole: list[Format] = []
         prefix: list[Format] = []
@@ -416,6 +458,8 @@ class Matcher:
                 continue
             head = f.head
             tokens = f.tokens
+            starts = (plain_starts if f.starts == "p" else dev_starts
+                      if f.starts == "d" else any_starts)
             for s in starts:
                 if head and not text.startswith(head, s):
                     continue
@@ -442,7 +486,8 @@ class Matcher:
         if not fmts or len(text) > MAX_TEXT:
             return False
         n = len(text)
-        for s in self.starts(text, []):
+        plain, dev = self.starts(text, [])
+        for s in sorted(set(plain) | set(dev)):
             for f in fmts:
                 ends = positions(f.tokens, text, s)
                 if n in ends or (ends and f.can_start_cont):
@@ -488,7 +533,7 @@ class DbMatcher(Matcher):
     def formats_of(self, msgid: str) -> list[Format]:
         fmts = self._ids.get(msgid)
         if fmts is None:
-            fmts = [Format(i, c, cont) for i, c, cont in
+            fmts = [Format(i, c, cont) for i, c, cont, _ in
                     self.db.formats_of(msgid)]  # type: ignore[attr-defined]
             self._ids[msgid] = fmts
         return fmts

@@ -332,7 +332,8 @@ class _FileScanner:
             func = funcs[i][1].decode() if i >= 0 else "?"
             sites.append(CallSite.from_format(
                 fmt, file=self.relpath, line=line, function=func, module="",
-                origin="source-approx", level=level))
+                origin="source-approx", level=level,
+                subsys=_subsys(m.group("name"))))
         return sites
 
     def _split(self, text: bytes, paren: int, count: int
@@ -395,6 +396,15 @@ def _apply(template: Optional[bytes], fmt: bytes) -> Optional[bytes]:
     if template == _UNKNOWN:
         return None
     return template.replace(_FMT, fmt) if template else fmt
+
+
+def _subsys(name: bytes) -> str:
+    """The prefix the function @name prints before the caller's text."""
+    if name.startswith(b"dev_"):
+        return "%s %s: "
+    if name.startswith(b"netdev_"):
+        return "%s %s %s%s: "
+    return ""
 
 
 def _level_name(level: bytes) -> str:

@@ -59,6 +59,9 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(s.id, crc(b"probe failed: %d"))
         self.assertEqual(s.canonical, "probe failed: %d")
         self.assertEqual(s.level, "3")
+        # Kept for the text matcher: the text follows a device prefix.
+        self.assertEqual(s.subsys, "%s %s: ")
+        self.assertEqual(self.sites[0].subsys, "")
 
     def test_continuation_levels(self) -> None:
         self.assertEqual(self.sites[3].level, "c")

@@ -123,6 +123,31 @@ class MatcherTest(unittest.TestCase):
         self.assertLess(time.perf_counter() - start, 2.0)
         self.assertEqual((r.how, r.id), ("match", crc(fmts[1])))
 
+    def test_where_the_text_starts(self) -> None:
+        # A dev_printk() format follows a device prefix, a printk() one
+        # starts the line or follows a %pV wrapper's prefix; a format of
+        # unknown origin (older database) may do either.
+        dev = b"Linux version %s"
+        plain = b"Enabling %s mode"
+        unknown = b"Disabling %s mode"
+        wrapper = b"%sEXT4-fs: %pV"
+        m = Matcher([(crc(dev), dev, False, "%s %s: "),
+                     (crc(plain), plain, False, ""),
+                     (crc(unknown), unknown, False, None),
+                     (crc(wrapper), wrapper, False, "")])
+        for text, fmt in (
+                (b"hl 0000:01:00.0: Linux version 1.2.3", dev),
+                (b"Enabling fast mode", plain),
+                (b"EXT4-fs: Enabling fast mode", plain),
+                (b"Disabling fast mode", unknown),
+                (b"pci 0000:00:01.0: Disabling fast mode", unknown)):
+            r = m.identify(text)
+            self.assertEqual((r.how, r.id), ("match", crc(fmt)), text)
+        for text in (b"Linux version 6.12.118 (root@host) #1 SMP",
+                     b"EXT4-fs: Linux version 1.2.3",
+                     b"pci 0000:00:01.0: Enabling fast mode"):
+            self.assertIsNone(m.identify(text).how, text)
+
     def test_large_bucket(self) -> None:
         # 9 formats with "alpha" only, 9 with "alpha" and "beta", 9 with
         # "beta" only: "alpha" is the rarest word of 18 formats (a bucket
@@ -141,7 +166,7 @@ class MatcherTest(unittest.TestCase):
 
 INDEX = b"""\
 # <level/flags> filename:line function "format"
-<6> drivers/pci/quirks.c:332 quirk_passive_release "PIIX3: Enabling Passive Release\\n"
+<6> drivers/pci/quirks.c:332 quirk_passive_release "%s %s: PIIX3: Enabling Passive Release\\n"
 <6> init/main.c:1354 run_init_process "Run %s as init process\\n"
 <6> arch/x86/kernel/e820.c:200 e820__print_table "e820: %s: [mem %#018Lx-%#018Lx] "
 <c> arch/x86/kernel/e820.c:190 e820_print_type "usable"

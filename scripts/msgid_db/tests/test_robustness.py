@@ -371,13 +371,15 @@ class DatabaseGarbageTest(Fixture):
         conn = sqlite3.connect(self.db)
         conn.executescript(
             "ALTER TABLE match RENAME TO old; CREATE TABLE match (word, id, "
-            "canonical, cont, rest); INSERT INTO match SELECT * FROM old;"
-            "DROP TABLE old; UPDATE match SET cont = 'x', rest = 7;"
-            "INSERT INTO match VALUES (x'68656c6c6f', NULL, 1.5, NULL, NULL);"
+            "canonical, cont, rest, starts); INSERT INTO match SELECT * FROM "
+            "old; DROP TABLE old; UPDATE match SET cont = 'x', rest = 7, "
+            "starts = x'ff';"
+            "INSERT INTO match VALUES (x'68656c6c6f', NULL, 1.5, NULL, NULL, "
+            "NULL);"
             "INSERT INTO match VALUES (x'68656c6c6f', 'abc', x'ff25', 2, "
-            "x'00ff');"
+            "x'00ff', 'p');"
             "INSERT INTO match VALUES (x'68656c6c6f', 'abd', "
-            "'hello %*.*%%%999999999999d%pV%p', 1, 'hello');")
+            "'hello %*.*%%%999999999999d%pV%p', 1, 'hello', 'd');")
         conn.close()
         log = self.mkfile("log", b"hello 5\n\xff hello \xfe\n"
                           + b"hello " * 300 + b"\n")

@@ -62,6 +62,16 @@ class ScanTest(unittest.TestCase):
             "drv: raw %s", "more", "probe failed: %d", "direct %s",
             "link %s", "mce: [Firmware Bug]: bad table"]))
 
+    def test_wrapper_prefix(self) -> None:
+        # What precedes the caller's text: the device prefix of dev_*()
+        # and netdev_*(), nothing for printk() and pr_*().
+        self.assertEqual({c: s.subsys for c, s in self.by_canon.items()
+                          if c in ("drv: raw %s", "probe failed: %d",
+                                   "direct %s", "link %s")},
+                         {"drv: raw %s": "", "probe failed: %d": "%s %s: ",
+                          "direct %s": "%s %s: ",
+                          "link %s": "%s %s %s%s: "})
+
     def test_pr_fmt_from_local_header(self) -> None:
         s = self.by_canon["mce: [Hardware Error]: CPU %d: Machine Check%s: "
                           "%Lx Bank %d: %016Lx"]
