@@ -195,6 +195,7 @@ def literal_words(canon: bytes) -> set[bytes]:
     them: wrappers start with the level's "%s" ("%sEXT4-fs (%s): %pV"),
     which prints nothing.
     """
+    canon = canon.split(b"\n", 1)[0]  # a log line holds the first line
     flat = _CONV_SUB.sub(b"\0", canon.replace(b"%%", b"\x02"))
     return set(_FMT_WORD_RE.findall(flat) or _LOOSE_WORD_RE.findall(flat))
 
@@ -271,7 +272,11 @@ class Format:
     @property
     def tokens(self) -> list[Token]:
         if self._tokens is None:
-            tokens, wrapper = tokenize(self.canon)
+            # A record of several lines: a log line is its first line.
+            first, newline, _ = self.canon.partition(b"\n")
+            if newline:
+                self.can_start_cont = False
+            tokens, wrapper = tokenize(first)
             if wrapper:
                 tokens = tokens[:-1]
             self.wrapper = wrapper

@@ -80,6 +80,15 @@ class MatcherTest(unittest.TestCase):
         self.assertIsNone(self.m.identify(
             b"PIIX3: Enabling Passive Release and more").how)
 
+    def test_record_of_several_lines(self) -> None:
+        # A log shows such a record as several lines, the ID on the first:
+        # the first line of the format identifies it.
+        fmt = b"Zone ranges for node %d:\n  %s %d"
+        m = Matcher([(crc(fmt), fmt, False)])
+        r = m.identify(b"Zone ranges for node 0:")
+        self.assertEqual((r.how, r.id), ("match", crc(fmt)))
+        self.assertIsNone(m.identify(b"Zone ranges for node 0: DMA").how)
+
     def test_ambiguous_is_not_guessed(self) -> None:
         r = self.m.identify(b"hello 5 world")
         self.assertEqual(r.how, "ambiguous")
