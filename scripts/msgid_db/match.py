@@ -24,6 +24,7 @@ Specificity decides: the most literal bytes win; two different IDs with
 the same specificity make the line ambiguous (never a guess).
 """
 
+import operator
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Union
@@ -444,7 +445,9 @@ class Matcher:
             return Result()
         plain, wrappers = [], []
         for f in cands:
-            (wrappers if f.is_wrapper() else plain).append(f)
+            if f._tokens is None:
+                f.tokens  # tokenizes: sets wrapper, literal, head, tail
+            (wrappers if f.wrapper else plain).append(f)
         if not plain:
             return Result()
         plain_starts, dev_starts = self.starts(text, wrappers)
@@ -454,7 +457,7 @@ class Matcher:
         prefix: list[Format] = []
         # Most literal text first: once a whole line matched, only formats
         # as specific can still tie with it.
-        plain.sort(key=_minus_literal)
+        plain.sort(key=_LITERAL, reverse=True)
         for f in plain:
             if whole and f.literal < whole[0].literal:
                 break
@@ -511,8 +514,7 @@ class Matcher:
         return result
 
 
-def _minus_literal(f: Format) -> int:
-    return -f.literal
+_LITERAL = operator.attrgetter("literal")
 
 
 class DbMatcher(Matcher):
