@@ -18,7 +18,8 @@ answer (the kernel prints the ID of the format inside the %pV): what
 follows its prefix is identified again.  dev_printk()'s "%s %s: " and
 netdev_printk()'s prefixes are built in.  A format not ending in a
 newline may start a record that KERN_CONT fragments continued: it matches
-as a prefix of the line, below every whole-line match.
+as a prefix of the line, below any whole-line match with as much literal
+text.
 
 Specificity decides: the most literal bytes win; two different IDs with
 the same specificity make the line ambiguous (never a guess).
@@ -479,6 +480,12 @@ class Matcher:
                     prefix.append(f)
         result = Result()
         result.matched = {f.id for f in whole} | {f.id for f in prefix}
+        # The start of a KERN_CONT join beats a whole-line match only with
+        # more literal text ("smpboot: CPU%d: " + the CPU's name, which
+        # "%s version %s" fits too).
+        if whole and prefix and \
+                max(f.literal for f in prefix) > whole[0].literal:
+            whole = []
         if whole:
             return self._decide(whole, result)
         if prefix:

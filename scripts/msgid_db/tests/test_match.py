@@ -80,6 +80,20 @@ class MatcherTest(unittest.TestCase):
         self.assertIsNone(self.m.identify(
             b"PIIX3: Enabling Passive Release and more").how)
 
+    def test_kern_cont_join_with_more_literal_text_wins(self) -> None:
+        start, generic = b"smpboot: CPU%d: ", b"%s version %s"
+        longer = b"%s newer kernel version %s"
+        m = Matcher([(crc(start), start, True), (crc(generic), generic,
+                                                 False),
+                     (crc(longer), longer, False)])
+        r = m.identify(b"smpboot: CPU0: AMD QEMU Virtual CPU version 2.5+ "
+                       b"(family: 0xf, model: 0x6b, stepping: 0x1)")
+        self.assertEqual((r.how, r.id, r.cont), ("match", crc(start), True))
+        # With less literal text than the whole-line match, it loses.
+        r = m.identify(b"smpboot: CPU0: newer kernel version 1.0")
+        self.assertEqual((r.how, r.id, r.cont),
+                         ("match", crc(longer), False))
+
     def test_record_of_several_lines(self) -> None:
         # A log shows such a record as several lines, the ID on the first:
         # the first line of the format identifies it.
