@@ -315,6 +315,9 @@ class Result:
 Entry = tuple[frozenset, Format]
 Bucket = Union[list[Entry], dict[bytes, list[Entry]]]
 BIG = 16
+#: Words whose bucket (or its absence) is remembered.
+MAX_KNOWN = 1 << 20
+_UNSEEN: object = object()
 #: A row of a bucket: (id, canonical, may be continued, the other words
 #: rarest first, where it starts).
 BucketRow = tuple[str, bytes, bool, list[bytes], str]
@@ -345,6 +348,8 @@ class Matcher:
                 for _, f in entries:
                     self.by_id.setdefault(f.id, []).append(f)
         self.builtin = [re.compile(w) for w in BUILTIN_WRAPPERS]
+        #: word -> its bucket (None: none), for the words met so far
+        self.known: dict[bytes, Optional[Bucket]] = {}
         self._cache: dict[bytes, Result] = {}
         self.cache_max = CACHE_MAX  # 0: match every text anew
 
@@ -379,9 +384,13 @@ class Matcher:
         in @text too."""
         words = set(TEXT_WORD_RE.findall(text))
         out: list[Format] = []
-        bucket = self.bucket
+        known = self.known  # words seen before: no method call
         for w in words:
-            b = bucket(w)
+            b = known.get(w, _UNSEEN)
+            if b is _UNSEEN:
+                b = self.bucket(w)
+                if len(known) < MAX_KNOWN:
+                    known[w] = b
             if not b:
                 continue
             if isinstance(b, list):
@@ -531,18 +540,14 @@ class DbMatcher(Matcher):
     def __init__(self, db: "object") -> None:
         super().__init__()
         self.db = db
-        self._fetched: dict[bytes, Optional[Bucket]] = {}
         self._ids: dict[str, list[Format]] = {}
 
     def bucket(self, word: bytes) -> Optional[Bucket]:
-        try:
-            return self._fetched[word]
-        except KeyError:
-            pass
-        rows = self.db.match_bucket(word)  # type: ignore[attr-defined]
-        b = self.make_bucket(rows) if rows else None
-        self._fetched[word] = b
-        return b
+        b = self.known.get(word, _UNSEEN)
+        if b is _UNSEEN:
+            rows = self.db.match_bucket(word)  # type: ignore[attr-defined]
+            b = self.make_bucket(rows) if rows else None
+        return b  # type: ignore[return-value]
 
     def formats_of(self, msgid: str) -> list[Format]:
         fmts = self._ids.get(msgid)
