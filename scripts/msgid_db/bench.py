@@ -277,11 +277,27 @@ def main() -> int:
     return 0
 
 
+def _has_match_index(path: str) -> bool:
+    try:
+        handle = database.open_db(path)
+    except database.DatabaseError:
+        return False
+    try:
+        return handle.has_match_index()
+    except database.DatabaseError:
+        return False
+    finally:
+        handle.close()
+
+
 def run_match(args: argparse.Namespace, db: str, tmp: str) -> None:
     """The text matcher's figures and speed, against @db and the source
     database if given."""
     dbs = [("index", db)]
     if args.source_db:
+        if os.path.isfile(args.source_db) and not _has_match_index(
+                args.source_db):
+            os.unlink(args.source_db)  # built before the word index
         if not os.path.isfile(args.source_db):
             start = time.perf_counter()
             proc = subprocess.run(
