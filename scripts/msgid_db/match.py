@@ -8,15 +8,20 @@ conversions: any text).  The match walks the tokens keeping the set of
 text positions reachable so far, so it costs O(length x tokens) whatever
 the format and the line: no regular expression that could backtrack.
 
-Candidates come from an index of literal words: each format is filed
-under its rarest word that no conversion touches, and a line only tries
-the formats filed under one of its words.  A format without such a word
-("%s", "%d: %s") never identifies a line.
+Candidates come from an index of literal words (plan(); build stores it
+in the database, DbMatcher reads it a bucket at a time): each format is
+filed under its rarest word that no conversion touches (failing that, a
+word glued to a conversion), and a line only tries the formats filed
+under one of its words whose other words it holds too.  A format without
+a literal word ("%s", "%d: %s") never identifies a line.
 
 Wrappers: a format ending in %pV ("%sEXT4-fs (%s): %pV") is not an
 answer (the kernel prints the ID of the format inside the %pV): what
 follows its prefix is identified again.  dev_printk()'s "%s %s: " and
-netdev_printk()'s prefixes are built in.  A format not ending in a
+netdev_printk()'s prefixes are built in.  Each format is tried only where
+its text can start (Format.starts): a dev_printk() format after a device
+prefix, a printk() one at the start or after a %pV wrapper's prefix.  A
+format with a newline inside matches the first line of its record.  A format not ending in a
 newline may start a record that KERN_CONT fragments continued: it matches
 as a prefix of the line, below any whole-line match with as much literal
 text.
