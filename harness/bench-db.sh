@@ -5,7 +5,7 @@
 # (default out/linux, the base plus the series; a non-git tree is searched
 # with --no-index).  Uses out/build/msgid/vmlinux and its modules when
 # built, else scans the C sources of TREE.  Extra options go to
-# msgid_db.bench. The tool runs under Debian's /usr/bin/python3 (what a
+# msgid_db.bench (see there for the text matcher's figures). The tool runs under Debian's /usr/bin/python3 (what a
 # distribution would ship it with) when it is there: start-up dominates a
 # lookup, and a python3 with many site packages starts several times slower.
 set -eu
@@ -20,4 +20,10 @@ args=(--tree "$tree")
 if [ -f out/build/msgid/vmlinux ]; then
 	args+=(--vmlinux out/build/msgid/vmlinux --modules out/build/msgid)
 fi
+# The text matcher (lines without an ID): its figures on the boot log of
+# make selftest, and its speed against the index database and against a
+# --source database of the tree (built once, kept in out/bench-db/).
+[ -f out/boot/boot.log ] && args+=(--boot-log out/boot/boot.log)
+mkdir -p out/bench-db
+args+=(--source-db out/bench-db/source.db)
 PYTHONPATH=scripts exec "$py" -m msgid_db.bench "${args[@]}" "$@"

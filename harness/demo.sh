@@ -48,6 +48,10 @@ section "Database from the booted kernel's printk index: msgid-db.py build --ind
 section "msgid-db.py annotate: the log with call sites (records 30-40)"
 grep '^\[[ 0-9.]*\] ([0-9a-f]\{8\}): ' "$d/dmesg.txt" | sed -n 30,40p | "$tool" --db "$db" annotate
 
+section "Records printed before printk.msgid=1 was parsed, identified by their text: msgid-db.py annotate (~> marks a matched ID)"
+sed '/^\[[ 0-9.]*\] ([0-9a-f]\{8\}): /,$d' "$d/dmesg.txt" |
+	"$tool" --db "$db" annotate
+
 section "The test module's hardware error: msgid-db.py lookup $hw"
 grep -m1 "($hw): " "$d/dmesg.txt"
 "$tool" --db "$db" lookup "$hw"

@@ -36,6 +36,17 @@ def timed(argv: list[str], stdout: Optional[int] = subprocess.DEVNULL
     return time.perf_counter() - start
 
 
+def timed_cpu(argv: list[str]) -> tuple[float, float]:
+    """Run @argv; return (wall seconds, CPU seconds, user + system): on a
+    busy host the CPU time is what the command itself cost."""
+    import resource
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = timed(argv)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime
+                  + after.ru_stime - before.ru_stime)
+
+
 def literal_part(fmt: str) -> str:
     """Return the longest literal piece of a format (for git grep)."""
     pieces = _SPEC_RE.split(fmt)
@@ -140,6 +151,80 @@ def bench_grep(db: str, tree: str, count: int) -> None:
           % (id_one, n, 100.0 * id_one / n))
 
 
+def print_match_figures(name: str, db: str, log: str) -> None:
+    """Print the matcher's figures on @log and every record not right."""
+    from msgid_db.figures import match_figures
+    fig = match_figures(db, log)
+    print(fig.summary(name))
+    for line in fig.details():
+        print(line)
+
+
+def bench_match(db: str, log: Optional[str], lines: int, tmp: str) -> None:
+    """Speed of the text matcher on lines without an ID: the boot log's
+    records with the prefix removed (or synthetic lines if no log).
+
+    Prints the time to open the matcher, the wall time of a msgid-db.py
+    annotate of one line (first line out), the rate of one pass over the
+    records with nothing read yet (every bucket of the word index fetched
+    on first use), the rate once the buckets are read with the result
+    cache off (every line matched anew: what distinct lines cost), and
+    the rate of a msgid-db.py annotate process on @lines lines cycling
+    through the records (repeated texts hit the result cache).
+    """
+    from msgid_db.dmesg import LINE_RE, Annotator
+    from msgid_db.match import load
+    texts = []
+    if log and os.path.isfile(log):
+        with open(log, "rb") as f:
+            for line in f:
+                m = LINE_RE.match(line)
+                if m:
+                    texts.append(line[:m.start("id") - 1] + line[m.end():])
+    if not texts:
+        texts = [b"[    1.000000] synthetic message %d\n" % n
+                 for n in range(1000)]
+    start = time.perf_counter()
+    handle = database.open_db(db)
+    annotator = Annotator({}, matcher=load(handle))
+    load_s = time.perf_counter() - start
+    matcher = annotator.matcher
+    assert matcher is not None
+    # Rates per CPU second of this process: what one core does, whatever
+    # else the host runs.
+    start = time.process_time()
+    for t in texts:
+        annotator.identify(t)
+    cold = len(texts) / max(time.process_time() - start, 1e-9)
+    matcher.no_cache()
+    rounds = max(1, 20000 // len(texts))
+    start = time.process_time()
+    for _ in range(rounds):
+        for t in texts:
+            annotator.identify(t)
+    warm = rounds * len(texts) / max(time.process_time() - start, 1e-9)
+    handle.close()
+    path = os.path.join(tmp, "noid.log")
+    with open(path, "wb") as f:
+        for n in range(lines):
+            f.write(texts[n % len(texts)])
+    one = os.path.join(tmp, "one.log")
+    with open(one, "wb") as f:
+        f.write(texts[0])
+    first, first_cpu = min(timed_cpu([sys.executable, SCRIPT, "--db", db,
+                                      "annotate", one]) for _ in range(3))
+    total = timed([sys.executable, SCRIPT, "--db", db, "annotate", path])
+    what = "records of the boot log" if log else "synthetic lines"
+    print("match: open %.3f s; first line out %.2f s wall, %.2f s CPU "
+          "(msgid-db.py annotate of one line, goal < 1 s); %d %s, prefix "
+          "removed, per CPU second: %.0f lines/s on a first pass (buckets "
+          "read as needed), %.0f lines/s with the buckets read and no result "
+          "cache (goal >= 50000); annotate process on %d lines cycling through them "
+          "(cache hits): %.0f lines/s" % (
+              load_s, first, first_cpu, len(texts), what, cold, warm, lines,
+              lines / max(total - first, 1e-9)))
+
+
 def main() -> int:
     """Run the benchmark and print the numbers."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -154,7 +239,20 @@ def main() -> int:
     p.add_argument("--runs", type=int, default=21)
     p.add_argument("--grep", type=int, default=50,
                    help="messages to git grep")
+    p.add_argument("--boot-log", help="a boot log with IDs: figures of "
+                   "the text matcher against it")
+    p.add_argument("--source-db", help="a --source database of the tree "
+                   "(built from --tree if missing): matcher figures and "
+                   "speed against it too")
+    p.add_argument("--match-only", action="store_true",
+                   help="only the text matcher's figures and speed")
     args = p.parse_args()
+    if args.match_only:
+        if not args.db:
+            sys.exit("bench: --match-only needs --db")
+        with tempfile.TemporaryDirectory() as tmp:
+            run_match(args, args.db, tmp)
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db
         if not db:
@@ -175,7 +273,51 @@ def main() -> int:
         print("annotate: %.0f lines/s on a %d-line synthetic log, goal >= "
               "100000" % (rate, args.lines))
         bench_grep(db, args.tree, args.grep)
+        run_match(args, db, tmp)
     return 0
+
+
+def _has_match_index(path: str) -> bool:
+    try:
+        handle = database.open_db(path)
+    except database.DatabaseError:
+        return False
+    try:
+        return handle.has_match_index()
+    except database.DatabaseError:
+        return False
+    finally:
+        handle.close()
+
+
+def run_match(args: argparse.Namespace, db: str, tmp: str) -> None:
+    """The text matcher's figures and speed, against @db and the source
+    database if given."""
+    dbs = [("index", db)]
+    if args.source_db:
+        if os.path.isfile(args.source_db) and not _has_match_index(
+                args.source_db):
+            os.unlink(args.source_db)  # built before the word index
+        if not os.path.isfile(args.source_db):
+            start = time.perf_counter()
+            proc = subprocess.run(
+                [sys.executable, SCRIPT, "--db", args.source_db, "build",
+                 "--source", args.tree], capture_output=True, text=True,
+                check=False)
+            if proc.returncode:
+                sys.exit("bench: build --source failed: %s"
+                         % proc.stderr.strip())
+            print("build --source %s: %.1f s" % (
+                args.tree, time.perf_counter() - start))
+        else:
+            print("source database: %s (kept from an earlier run)"
+                  % args.source_db)
+        dbs.append(("source", args.source_db))
+    for name, path in dbs:
+        if args.boot_log:
+            print_match_figures(name, path, args.boot_log)
+        print("[%s] " % name, end="")
+        bench_match(path, args.boot_log, min(args.lines, 200000), tmp)
 
 
 if __name__ == "__main__":

@@ -84,7 +84,8 @@ def _elf_sites(image: "elf.ElfFile", module: str) -> Iterator[CallSite]:
         yield CallSite.from_format(
             e.fmt, file=ids.decode(e.file or b"?"), line=e.line,
             function=ids.decode(e.func or b"?"), module=module, origin="elf",
-            level=ids.level_of(e.fmt, e.level))
+            level=ids.level_of(e.fmt, e.level),
+            subsys=ids.decode(e.subsys_fmt_prefix or b""))
 
 
 def _module_files(directory: str) -> Iterator[str]:
@@ -290,6 +291,12 @@ def cmd_lookup(args: argparse.Namespace) -> int:
     """Print the call sites of each ID."""
     import json
 
+    if args.text is not None:
+        if args.ids:
+            raise UsageError("give IDs or --text, not both")
+        return _lookup_text(args)
+    if not args.ids:
+        raise UsageError("give at least one ID (or --text)")
     wanted = _parse_ids(args.ids)
     db = database.open_db(_db_path(args))
     status = EXIT_OK
@@ -306,6 +313,31 @@ def cmd_lookup(args: argparse.Namespace) -> int:
                 print(("%s " % msgid if len(wanted) > 1 else "")
                       + format_site(site))
     return status
+
+
+def _lookup_text(args: argparse.Namespace) -> int:
+    """lookup --text: identify one message text by matching formats."""
+    import json
+
+    from msgid_db import match
+    db = database.open_db(_db_path(args))
+    text = args.text.encode("utf-8", "surrogateescape")
+    r = match.load(db).identify(text)
+    ids_found = ([r.id] if r.how == "match" and r.id
+                 else r.candidates if r.how == "ambiguous" else [])
+    if not ids_found:
+        print("%s: no format matches the text" % PROG, file=sys.stderr)
+        return EXIT_NOT_FOUND
+    if r.how == "ambiguous" and not args.json:
+        print("ambiguous: %d formats fit equally" % len(ids_found))
+    for msgid in ids_found:
+        for site in db.lookup(msgid):
+            if args.json:
+                print(json.dumps(dict(_site_dict(site), id_from=r.how,
+                                      cont=r.cont)))
+            else:
+                print("%s~ %s" % (msgid, format_site(site)))
+    return EXIT_OK
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -432,13 +464,22 @@ def cmd_annotate(args: argparse.Namespace) -> int:
     from msgid_db.dmesg import Annotator
     db = database.open_db(_db_path(args))
     cat = catalog_mod.Catalog.load(args.catalog, args.lang)
-    annotator = Annotator(db.id_map(), cat)
-    db.close()
-    if args.json:
-        annotator.annotate_json(_open_inputs(args.files), sys.stdout)
-    else:
-        sys.stdout.flush()
-        annotator.annotate(_open_inputs(args.files), sys.stdout.buffer)
+    matcher = None
+    if not args.no_match:
+        from msgid_db import match
+        matcher = match.load(db)
+    # Call sites and formats are read as the log's IDs and words ask for
+    # them: the first line is out at once, whatever the database's size.
+    annotator = Annotator(database.SiteMap(db), cat,  # type: ignore[arg-type]
+                          matcher=matcher)
+    try:
+        if args.json:
+            annotator.annotate_json(_open_inputs(args.files), sys.stdout)
+        else:
+            sys.stdout.flush()
+            annotator.annotate(_open_inputs(args.files), sys.stdout.buffer)
+    finally:
+        db.close()
     return EXIT_OK
 
 
@@ -553,8 +594,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="scan C sources below DIR (approximate)")
 
     p = add("lookup", cmd_lookup, "print the call sites of message IDs")
-    p.add_argument("ids", nargs="+", metavar="ID",
+    p.add_argument("ids", nargs="*", metavar="ID",
                    help="8 hex digits, optionally as (xxxxxxxx) or 0x...")
+    p.add_argument("--text", metavar="MESSAGE",
+                   help="identify a message text without ID by matching "
+                   "the formats (ID~ marks a matched ID)")
     p.add_argument("--json", action="store_true",
                    help="one JSON object per call site")
 
@@ -566,6 +610,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="one JSON object per input line")
     p.add_argument("--catalog", metavar="DIR", help="catalog directory")
     p.add_argument("--lang", help="catalog language (default: from $LANG)")
+    p.add_argument("--no-match", action="store_true",
+                   help="do not identify lines without ID by their text")
 
     p = add("collisions", cmd_collisions, "report IDs shared by different "
             "formats or by several call sites")

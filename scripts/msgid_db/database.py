@@ -6,6 +6,16 @@ Schema::
     sites(id, canonical, format, file, line, function, level, module,
           class, origin)                       -- one row per call site
     meta(key PRIMARY KEY, value)               -- build metadata
+    match(word, id, canonical, cont, rest, starts) -- formats by word
+
+match files every distinct format that can start a record under its
+rarest literal word (msgid_db.match.plan), so that identifying a line
+without an ID reads only the buckets of its words, never the whole table;
+starts says where in a line its text can start: "p" at the start or after
+a wrapper's %pV prefix, "d" after a dev_printk()-style device prefix, ""
+either (see match.Format).
+A database without it (built by an older version) still works: the
+index is then built in memory.
 
 A database is always written to a temporary file in the target directory
 (".<name>.XXXXXXXX.tmp", locked with flock() while in use), flushed to
@@ -39,7 +49,17 @@ CREATE TABLE sites (
     origin    TEXT NOT NULL
 );
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE match (
+    word      BLOB NOT NULL,
+    id        TEXT NOT NULL,
+    canonical BLOB NOT NULL,
+    cont      INTEGER NOT NULL,
+    rest      BLOB NOT NULL,
+    starts    TEXT NOT NULL
+);
 """
+#: The formats that can start a record (not a KERN_CONT fragment).
+_STARTS_RECORD = "level != 'c'"
 _COLUMNS = ("id, canonical, format, file, line, function, level, module, "
             "class, origin")
 
@@ -231,8 +251,12 @@ def _fill(tmp: str, sites: Iterable[CallSite], meta: dict[str, str]) -> int:
         count = 0
         batch: list[tuple] = []
         insert = "INSERT INTO sites (%s) VALUES (?,?,?,?,?,?,?,?,?,?)" % _COLUMNS
+        formats: list[tuple[str, bytes, bool, Optional[str]]] = []
         for s in sites:
-            batch.append(_row(s))
+            row = _row(s)
+            batch.append(row)
+            if row[6] != "c":  # can start a record: see _STARTS_RECORD
+                formats.append(_format(row[0], row[1], row[2], s.subsys))
             if len(batch) >= 10000:
                 conn.executemany(insert, batch)
                 count += len(batch)
@@ -244,10 +268,41 @@ def _fill(tmp: str, sites: Iterable[CallSite], meta: dict[str, str]) -> int:
                          sorted((_text(k), _text(v)) for k, v in meta.items()))
         conn.execute("CREATE INDEX sites_id ON sites (id)")
         conn.execute("CREATE INDEX sites_class ON sites (class)")
+        _fill_match(conn, formats)
         conn.commit()
     finally:
         conn.close()
     return count
+
+
+def _format(msgid: object, canon: object, fmt: object,
+            subsys: Optional[str] = None
+            ) -> tuple[str, bytes, bool, Optional[str]]:
+    """A call site as match.Matcher wants it: (id, canonical, may be
+    continued, wrapper prefix)."""
+    canon = canon if isinstance(canon, str) else str(canon)
+    return (str(msgid), canon.encode("utf-8", "surrogateescape"),
+            not str(fmt).endswith("\n"), subsys)
+
+
+def _formats(rows: Iterable[tuple]
+             ) -> list[tuple[str, bytes, bool, Optional[str]]]:
+    """(id, canonical, format) rows as match.Matcher wants them."""
+    return [_format(*row) for row in rows]
+
+
+def _fill_match(conn: sqlite3.Connection,
+                formats: list[tuple[str, bytes, bool, Optional[str]]]
+                ) -> None:
+    """Write the word index of @formats (see the schema)."""
+    from msgid_db import match
+    conn.executemany(
+        "INSERT INTO match (word, id, canonical, cont, rest, starts) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        ((word, msgid, canon, int(cont), b" ".join(rest), where)
+         for word, msgid, canon, cont, rest, where in match.plan(formats)))
+    conn.execute("CREATE INDEX match_word ON match (word)")
+    conn.execute("INSERT INTO meta (key, value) VALUES ('match', '1')")
 
 
 class Database:
@@ -328,6 +383,43 @@ class Database:
         shared = [(i, n) for i, f, n in rows if f == 1]
         return crc, shared
 
+    def formats(self) -> list[tuple[str, bytes, bool, Optional[str]]]:
+        """Return (id, canonical format, may start a continued record) for
+        every call site that can start a record (not a KERN_CONT
+        fragment); see match.Matcher."""
+        return _formats(self._query(
+            "SELECT %s FROM sites WHERE %s" % (", ".join(
+                _select(c) for c in ("id", "canonical", "format")),
+                _STARTS_RECORD)))
+
+    def formats_of(self, msgid: str
+                   ) -> list[tuple[str, bytes, bool, Optional[str]]]:
+        """formats() of the call sites with ID @msgid."""
+        return _formats(self._query(
+            "SELECT DISTINCT %s FROM sites WHERE id = ? AND %s" % (
+                ", ".join(_select(c) for c in ("id", "canonical", "format")),
+                _STARTS_RECORD), (msgid,)))
+
+    def has_match_index(self) -> bool:
+        """Whether the database holds the word index of its formats."""
+        return bool(self._query(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+            "name = 'match'")) and self.meta().get("match") == "1"
+
+    def match_bucket(self, word: bytes
+                     ) -> list[tuple[str, bytes, bool, list[bytes], str]]:
+        """Return (id, canonical, may be continued, other words, where it
+        starts) of the formats filed under @word in the word index."""
+        return [(bytes(msgid).decode("ascii", "replace"), bytes(canon),
+                 bool(cont), bytes(rest).split(), where)
+                for msgid, canon, cont, rest, where in self._query(
+                    "SELECT CAST(IFNULL(id, '') AS BLOB), "
+                    "CAST(IFNULL(canonical, '') AS BLOB), "
+                    "CAST(IFNULL(cont, 0) AS INTEGER), "
+                    "CAST(IFNULL(rest, '') AS BLOB), "
+                    "CASE starts WHEN 'p' THEN 'p' WHEN 'd' THEN 'd' "
+                    "ELSE '' END FROM match WHERE word = ?", (word,))]
+
     def id_map(self) -> dict[str, list[tuple[str, int, str, str, str, str]]]:
         """Return {id: [(file, line, function, module, class, level)]}."""
         out: dict[str, list[tuple[str, int, str, str, str, str]]] = {}
@@ -336,6 +428,30 @@ class Database:
                                "line" % ", ".join(_select(c) for c in cols)):
             out.setdefault(row[0], []).append(row[1:])
         return out
+
+
+class SiteMap:
+    """{id: [(file, line, function, module, class, level)]} read from the
+    database one ID at a time, as a log asks for them (id_map() reads a
+    whole tree's 189,000 call sites up front: about a second)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._cache: dict[str, list[tuple[str, int, str, str, str, str]]] = {}
+
+    def get(self, msgid: str, default: Optional[list] = None
+            ) -> Optional[list[tuple[str, int, str, str, str, str]]]:
+        """The call sites of @msgid, or @default if there are none."""
+        sites = self._cache.get(msgid)
+        if sites is None:
+            cols = ("file", "line", "function", "module", "class", "level")
+            sites = self._cache[msgid] = self.db._query(
+                "SELECT %s FROM sites WHERE id = ? ORDER BY module, file, "
+                "line" % ", ".join(_select(c) for c in cols), (msgid,))
+        return sites or default
+
+    def __contains__(self, msgid: object) -> bool:
+        return isinstance(msgid, str) and bool(self.get(msgid))
 
 
 def open_db(path: Optional[str] = None) -> Database:

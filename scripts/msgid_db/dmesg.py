@@ -27,6 +27,7 @@ from typing import BinaryIO, Iterable, Optional, TextIO
 
 from msgid_db.catalog import Catalog
 from msgid_db.ids import CLASS_NONE, classify
+from msgid_db.match import Matcher, Result
 
 #: id -> [(file, line, function, module, class, level)], see Database.id_map.
 SiteMap = dict[str, list[tuple[str, int, str, str, str, str]]]
@@ -43,6 +44,20 @@ LINE_RE = re.compile(rb"""
     )?
     \((?P<id>[0-9a-f]{8})\):\ """, re.VERBOSE)
 
+#: The header of a line without an ID (timestamps, caller, syslog...);
+#: what follows is the message text the matcher identifies.
+HEADER_RE = re.compile(rb"""
+    (?:<\d{1,3}>)?
+    (?: \d{1,3},\d+,-?\d+,[^;\n]{0,200};
+      | (?: [A-Z][a-z]{2}\ [ \d]\d\ \d\d:\d\d:\d\d(?:\.\d+)?
+          | \d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*
+          | \[[ \d.]{1,32}\] )
+        \ \S{1,255}\ kernel:\ (?:\[\ *[TC]\d{1,10}\]\ ?)?
+      | [a-z]{1,8}\ *:[a-z]{1,8}\ *:\ ?(?:\[[ \d.]{1,32}\]\ ?)?
+      | \[(?:[ \d.]{1,32}|[A-Z][a-z]{2}\ [^\]\n]{1,40})\]\ ?
+        (?:\[\ *[TC]\d{1,10}\]\ ?)?
+    )?""", re.VERBOSE)
+
 MAX_SITES = 3
 
 
@@ -53,16 +68,20 @@ class Stats:
     lines: int = 0
     with_id: int = 0
     resolved: int = 0
+    matched: int = 0
+    ambiguous: int = 0
 
 
 class Annotator:
     """Annotate log lines using a preloaded id -> call sites map."""
 
     def __init__(self, sites: SiteMap, catalog: Optional[Catalog] = None,
-                 max_sites: int = MAX_SITES) -> None:
+                 max_sites: int = MAX_SITES,
+                 matcher: Optional["Matcher"] = None) -> None:
         self.sites = sites
         self.catalog = catalog
         self.max_sites = max_sites
+        self.matcher = matcher
         self._cache: dict[tuple[str, str], bytes] = {}
 
     def find(self, line: bytes) -> Optional[tuple[str, bytes]]:
@@ -127,6 +146,13 @@ class Annotator:
                     stats.resolved += 1
                     text_class = classify(line[m.end():])
                     pending = self.annotation(msgid, text_class)
+                if self.matcher:
+                    pending = self.contradiction(msgid, line[m.end():]) \
+                        + pending
+            elif self.matcher and not pending:
+                # (with a pending annotation, the line is a dictionary or
+                # continuation line of the record before)
+                pending = self.matched(line, stats)
             if len(buf) > 4096:
                 out.write(b"".join(buf))
                 buf.clear()
@@ -139,27 +165,86 @@ class Annotator:
         out.write(b"".join(buf))
         return stats
 
+    def text_of(self, line: bytes) -> bytes:
+        """The message text of a line without an ID (header removed)."""
+        line = line.rstrip(b"\r\n")
+        return line[HEADER_RE.match(line).end():]  # type: ignore[union-attr]
+
+    def identify(self, line: bytes) -> "Result":
+        """Match a line without an ID against the database's formats."""
+        assert self.matcher is not None
+        return self.matcher.identify(self.text_of(line))
+
+    def matched(self, line: bytes, stats: Stats) -> bytes:
+        """The annotation of a line without an ID: the matched ID marked
+        "~>" (not printed by the kernel), or the ambiguous candidates."""
+        r = self.identify(line)
+        if r.how == "match" and r.id is not None:
+            stats.matched += 1
+            return ("  ~> (%s) matched by text%s\n" % (
+                r.id, ", a KERN_CONT join" if r.cont else "")).encode() \
+                + self.annotation(r.id, classify(line))
+        if r.how == "ambiguous":
+            stats.ambiguous += 1
+            return ("  ?> ambiguous: %s\n" % " ".join(
+                "(%s)" % c for c in r.candidates)).encode()
+        return b""
+
+    def contradiction(self, msgid: str, text: bytes) -> bytes:
+        """A note if the text after the prefix @msgid matches another ID
+        and not @msgid itself."""
+        assert self.matcher is not None
+        if self.matcher.fits(msgid, text):
+            return b""
+        r = self.matcher.identify(text)
+        if r.how == "match" and r.id != msgid and msgid not in r.matched:
+            return ("  !> the text matches (%s), not the printed ID\n"
+                    % r.id).encode()
+        return b""
+
     def record(self, line: bytes) -> dict:
         """Return the JSON object for one input line."""
         text = line.rstrip(b"\r\n")
         obj: dict = {"line": text.decode("utf-8", "backslashreplace")}
         found = self.find(text)
         if not found:
-            obj["id"] = None
-            return obj
-        msgid, message = found
+            obj["id"] = obj["id_from"] = None
+            if not self.matcher:
+                return obj
+            r = self.matcher.identify(self.text_of(text))
+            if r.how == "ambiguous":
+                obj["id_from"] = "ambiguous"
+                obj["candidates"] = [
+                    {"id": c, "sites": self._sites(c)} for c in r.candidates]
+                return obj
+            if r.how != "match" or r.id is None:
+                return obj
+            msgid, message = r.id, self.text_of(text)
+            obj["id_from"] = "match"
+            obj["cont"] = r.cont
+        else:
+            msgid, message = found
+            obj["id_from"] = "prefix"
+            if self.matcher and not self.matcher.fits(msgid, message):
+                r = self.matcher.identify(message)
+                if r.how == "match" and r.id != msgid \
+                        and msgid not in r.matched:
+                    obj["contradicted_by"] = r.id
         text_class = classify(message)
         sites = self.sites.get(msgid, [])
         obj["id"] = msgid
         obj["class"] = (text_class if text_class != CLASS_NONE or not sites
                         else sites[0][4])
-        obj["sites"] = [{"file": f, "line": n, "function": fn, "module": mod,
-                         "class": c, "level": lvl}
-                        for f, n, fn, mod, c, lvl in sites]
+        obj["sites"] = self._sites(msgid)
         subject = self.subject(msgid)
         if subject:
             obj["subject"] = subject
         return obj
+
+    def _sites(self, msgid: str) -> list[dict]:
+        return [{"file": f, "line": n, "function": fn, "module": mod,
+                 "class": c, "level": lvl}
+                for f, n, fn, mod, c, lvl in self.sites.get(msgid, [])]
 
     def annotate_json(self, lines: Iterable[bytes], out: TextIO) -> Stats:
         """Write one JSON object per line of @lines to @out."""
@@ -167,7 +252,11 @@ class Annotator:
         for line in lines:
             stats.lines += 1
             obj = self.record(line)
-            if obj["id"]:
+            if obj.get("id_from") == "match":
+                stats.matched += 1
+            elif obj.get("id_from") == "ambiguous":
+                stats.ambiguous += 1
+            elif obj["id"]:
                 stats.with_id += 1
                 stats.resolved += bool(obj["sites"])
             out.write(json.dumps(obj) + "\n")

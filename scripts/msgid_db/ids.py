@@ -153,11 +153,16 @@ class CallSite(NamedTuple):
     module: str
     msg_class: str
     origin: str
+    #: The prefix a wrapper prints before the caller's text (dev_printk():
+    #: "%s %s: "), "" for none, None if not known. Not stored in the
+    #: sites table: only the text matcher's index keeps it.
+    subsys: Optional[str] = None
 
     @classmethod
     def from_format(cls, fmt: bytes, *, file: str, line: int, function: str,
                     module: str, origin: str, level: Optional[str] = None,
-                    known_id: Optional[str] = None) -> "CallSite":
+                    known_id: Optional[str] = None,
+                    subsys: Optional[str] = None) -> "CallSite":
         """Build a call site from the caller's format @fmt.
 
         @known_id is an ID reported by the kernel itself; when None the ID
@@ -169,4 +174,5 @@ class CallSite(NamedTuple):
                    file=tree_path(file),
                    line=line, function=function,
                    level=level if level is not None else level_of(fmt),
-                   module=module, msg_class=classify(canon), origin=origin)
+                   module=module, msg_class=classify(canon), origin=origin,
+                   subsys=subsys)

@@ -30,6 +30,7 @@ SUBSYS_PREFIXES: tuple[bytes, ...] = (
     b"%sBTRFS %s (device %s): ",
     b"%sFAT-fs (%s): ",
     b"%sXFS%s: ",
+    b"%s %s %s%s: ",  # netdev_printk(), include/net/net_debug.h.patch
     b"%s %s: ",
 )
 
@@ -92,7 +93,7 @@ def parse_line(line: bytes, module: str) -> Optional[CallSite]:
     line_no = int(m.group("line"))
     if line_no > 0xffffffff:  # printed as %u
         raise ValueError("line number out of range")
-    fmt = split_prefix(unescape(m.group("fmt")))[1]
+    prefix, fmt = split_prefix(unescape(m.group("fmt")))
     known = m.group("id")
     return CallSite.from_format(
         fmt, file=m.group("file").decode("utf-8", "replace"),
@@ -100,7 +101,8 @@ def parse_line(line: bytes, module: str) -> Optional[CallSite]:
         function=m.group("func").decode("utf-8", "replace"), module=module,
         level=m.group("level").decode(),
         origin="index-kernel" if known else "index-computed",
-        known_id=known.decode() if known else None)
+        known_id=known.decode() if known else None,
+        subsys=prefix.decode("utf-8", "replace"))
 
 
 def parse_file(data: bytes, module: str,

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Best-effort scan of C sources for printk call sites.
 
-Finds printk()/pr_*()/dev_*()/netdev_*() calls whose format is a
+Finds printk()/pr_*()/dev_*()/pci_*()/netdev_*() calls whose format is a
 concatenation of string literals and known string macros (KERN_*, HW_ERR,
 FW_*, DEPRECATED, and "#define NAME "literal"" in the same file), applies
 the file's pr_fmt()/dev_fmt() (also when defined in a local "header.h"),
@@ -40,7 +40,7 @@ _CALL_RE = re.compile(
     rb"\b(?P<name>printk(?:_deferred)?(?:_once|_ratelimited)?"
     rb"|pr_(?P<pl>emerg|alert|crit|err|warn|warning|notice|info|cont|debug"
     rb"|devel)(?:_once|_ratelimited)?"
-    rb"|dev_(?P<dl>emerg|alert|crit|err|warn|notice|info|dbg)"
+    rb"|(?:dev|pci)_(?P<dl>emerg|alert|crit|err|warn|notice|info|dbg)"
     rb"(?:_once|_ratelimited)?|dev_printk"
     rb"|pci_(?P<cl>emerg|alert|crit|err|warn|notice|info|dbg)"
     rb"(?:_once|_ratelimited)?|pci_printk"
@@ -332,7 +332,8 @@ class _FileScanner:
             func = funcs[i][1].decode() if i >= 0 else "?"
             sites.append(CallSite.from_format(
                 fmt, file=self.relpath, line=line, function=func, module="",
-                origin="source-approx", level=level))
+                origin="source-approx", level=level,
+                subsys=_subsys(m.group("name"))))
         return sites
 
     def _split(self, text: bytes, paren: int, count: int
@@ -395,6 +396,15 @@ def _apply(template: Optional[bytes], fmt: bytes) -> Optional[bytes]:
     if template == _UNKNOWN:
         return None
     return template.replace(_FMT, fmt) if template else fmt
+
+
+def _subsys(name: bytes) -> str:
+    """The prefix the function @name prints before the caller's text."""
+    if name.startswith((b"dev_", b"pci_")):  # pci_*(): dev_*(&pdev->dev)
+        return "%s %s: "
+    if name.startswith(b"netdev_"):
+        return "%s %s %s%s: "
+    return ""
 
 
 def _level_name(level: bytes) -> str:

@@ -168,7 +168,8 @@ class JsonTest(unittest.TestCase):
         self.assertEqual((objs[0]["id"], objs[0]["class"], objs[0]["subject"],
                           objs[0]["sites"][0]["line"]),
                          (MCE, "hardware", "Machine check exception", 176))
-        self.assertEqual(objs[1], {"line": "plain \\xff", "id": None})
+        self.assertEqual(objs[1], {"line": "plain \\xff", "id": None,
+                                   "id_from": None})
         self.assertEqual((objs[2]["id"], objs[2]["sites"]), ("deadbeef", []))
         self.assertEqual((stats.lines, stats.with_id, stats.resolved),
                          (3, 2, 1))

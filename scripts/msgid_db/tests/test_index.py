@@ -59,6 +59,9 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(s.id, crc(b"probe failed: %d"))
         self.assertEqual(s.canonical, "probe failed: %d")
         self.assertEqual(s.level, "3")
+        # Kept for the text matcher: the text follows a device prefix.
+        self.assertEqual(s.subsys, "%s %s: ")
+        self.assertEqual(self.sites[0].subsys, "")
 
     def test_continuation_levels(self) -> None:
         self.assertEqual(self.sites[3].level, "c")
@@ -77,7 +80,7 @@ class ParseTest(unittest.TestCase):
 
     def test_other_subsys_prefixes(self) -> None:
         for prefix in (b"%sXFS%s: ", b"%sBTRFS %s (device %s): ",
-                       b"%sFAT-fs (%s): ",
+                       b"%sFAT-fs (%s): ", b"%s %s %s%s: ",
                        b"BTRFS: error (device %s%s) in %s:%d: errno=%d %s"):
             line = b'<3> fs/x.c:1 f "' + prefix + b'caller %d\\n"'
             self.assertEqual(index.parse_line(line, "m").id,

@@ -301,7 +301,9 @@ class BuildGarbageTest(Fixture):
 class DatabaseGarbageTest(Fixture):
     COMMANDS = (["lookup", MCE], ["lookup", "--json", MCE],
                 ["list", "--class", "hardware"], ["collisions"], ["stats"],
-                ["annotate", "/dev/null"], ["explain", MCE])
+                ["annotate", "/dev/null"],
+                ["lookup", "--text", "mce: [Hardware Error]: CPU 1: Machine "
+                 "Check: 0 Bank 4: be00000000800400"], ["explain", MCE])
 
     def test_garbage_databases(self) -> None:
         files = dict(garbage())
@@ -362,6 +364,29 @@ class DatabaseGarbageTest(Fixture):
         status, out, _ = run_main(["--db", self.db, "lookup", MCE])
         self.assertEqual(status, 0)
         self.assertIn(b':0 __print_mce <0> "12"', out)
+
+    def test_wrong_types_in_match_index(self) -> None:
+        """The word index (table match) holding other types, or formats
+        that are not formats: the text matcher answers or finds nothing."""
+        conn = sqlite3.connect(self.db)
+        conn.executescript(
+            "ALTER TABLE match RENAME TO old; CREATE TABLE match (word, id, "
+            "canonical, cont, rest, starts); INSERT INTO match SELECT * FROM "
+            "old; DROP TABLE old; UPDATE match SET cont = 'x', rest = 7, "
+            "starts = x'ff';"
+            "INSERT INTO match VALUES (x'68656c6c6f', NULL, 1.5, NULL, NULL, "
+            "NULL);"
+            "INSERT INTO match VALUES (x'68656c6c6f', 'abc', x'ff25', 2, "
+            "x'00ff', 'p');"
+            "INSERT INTO match VALUES (x'68656c6c6f', 'abd', "
+            "'hello %*.*%%%999999999999d%pV%p', 1, 'hello', 'd');")
+        conn.close()
+        log = self.mkfile("log", b"hello 5\n\xff hello \xfe\n"
+                          + b"hello " * 300 + b"\n")
+        for argv in (["lookup", "--text", "hello 5"], ["annotate", log],
+                     ["annotate", "--json", log]):
+            status, _, err = run_main(["--db", self.db] + argv)
+            assert_clean(self, status, err, (0, 1), str(argv))
 
 
 class LogGarbageTest(Fixture):

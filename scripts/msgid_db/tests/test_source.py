@@ -35,6 +35,7 @@ static void __print_mce(struct mce *m)
 int probe(struct device *dev)
 {
 	dev_err(dev, "probe failed: %d\n", -5);
+	pci_info(pdev, "PIIX3: Enabling Passive Release\n");
 	dev_printk(KERN_WARNING, dev, "direct %s\n", "x");
 	netdev_warn(ndev, "link %s\n", "down");
 	pr_warn_once(FW_BUG "bad table\n");
@@ -60,7 +61,20 @@ class ScanTest(unittest.TestCase):
             "mce: [Hardware Error]: CPU %d: Machine Check%s: %Lx Bank %d: "
             "%016Lx",
             "drv: raw %s", "more", "probe failed: %d", "direct %s",
+            "PIIX3: Enabling Passive Release",
             "link %s", "mce: [Firmware Bug]: bad table"]))
+
+    def test_wrapper_prefix(self) -> None:
+        # What precedes the caller's text: the device prefix of dev_*()
+        # and netdev_*(), nothing for printk() and pr_*().
+        self.assertEqual({c: s.subsys for c, s in self.by_canon.items()
+                          if c in ("drv: raw %s", "probe failed: %d",
+                                   "direct %s", "link %s",
+                                   "PIIX3: Enabling Passive Release")},
+                         {"drv: raw %s": "", "probe failed: %d": "%s %s: ",
+                          "PIIX3: Enabling Passive Release": "%s %s: ",
+                          "direct %s": "%s %s: ",
+                          "link %s": "%s %s %s%s: "})
 
     def test_pr_fmt_from_local_header(self) -> None:
         s = self.by_canon["mce: [Hardware Error]: CPU %d: Machine Check%s: "

@@ -1,0 +1,571 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Identify a log line that carries no ID by matching its text to formats.
+
+Each canonical format (ids.canonical) is cut into tokens: literal text
+and conversions.  A conversion matches what vsnprintf() can print for it
+(%d: an optional sign and digits, %x: hex digits, %s, %p<ext> and runs of
+conversions: any text).  The match walks the tokens keeping the set of
+text positions reachable so far, so it costs O(length x tokens) whatever
+the format and the line: no regular expression that could backtrack.
+
+Candidates come from an index of literal words (plan(); build stores it
+in the database, DbMatcher reads it a bucket at a time): each format is
+filed under its rarest word that no conversion touches (failing that, a
+word glued to a conversion), and a line only tries the formats filed
+under one of its words whose other words it holds too.  A format without
+a literal word ("%s", "%d: %s") never identifies a line.
+
+Wrappers: a format ending in %pV ("%sEXT4-fs (%s): %pV") is not an
+answer (the kernel prints the ID of the format inside the %pV): what
+follows its prefix is identified again.  dev_printk()'s "%s %s: " and
+netdev_printk()'s prefixes are built in.  Each format is tried only where
+its text can start (Format.starts): a dev_printk() format after a device
+prefix, a printk() one at the start or after a %pV wrapper's prefix.  A
+format with a newline inside matches the first line of its record.  A format not ending in a
+newline may start a record that KERN_CONT fragments continued: it matches
+as a prefix of the line, below any whole-line match with as much literal
+text.
+
+Specificity decides: the most literal bytes win; two different IDs with
+the same specificity make the line ambiguous (never a guess).
+"""
+
+import operator
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Union
+
+#: Lines longer than this are not matched: a printk record holds at
+#: most 1024 bytes of text.
+MAX_TEXT = 2048
+#: How deep wrappers nest (dev_printk inside a subsystem's %pV ...).
+MAX_DEPTH = 3
+
+_CONV_RE = re.compile(
+    rb"%(?P<flags>[-+ #0]*)(?P<width>\*|\d+)?(?:\.(?P<prec>\*|\d+))?"
+    rb"(?P<len>hh|h|ll|l|L|z|Z|t|j|q)?(?P<type>[a-zA-Z%])")
+_ALNUM = re.compile(rb"[A-Za-z0-9]*")
+_WORD_RE = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{2,}")
+
+# Token kinds.
+LIT, NUM, ANY = 0, 1, 2
+_NUM_BODY = {
+    b"d": rb"[-+ ]?[0-9]+", b"i": rb"[-+ ]?[0-9]+", b"u": rb"[0-9]+",
+    b"o": rb"0?[0-7]+", b"x": rb"(?:0x)?[0-9a-f]+",
+    b"X": rb"(?:0X)?[0-9A-F]+",
+}
+_num_cache: dict[tuple[bytes, bool, bool], "re.Pattern[bytes]"] = {}
+
+
+def _num_re(kind: bytes, flags: bytes, width: Optional[bytes]
+            ) -> "re.Pattern[bytes]":
+    """What vsnprintf() prints for a numeric conversion: a field width
+    pads with spaces on the left (on the right with "-")."""
+    left = bool(width) and b"-" not in flags and b"0" not in flags
+    right = bool(width) and b"-" in flags
+    key = (kind, left, right)
+    pat = _num_cache.get(key)
+    if pat is None:
+        pat = re.compile((rb" *" if left else b"") + _NUM_BODY[kind]
+                         + (rb" *" if right else b""))
+        _num_cache[key] = pat
+    return pat
+
+
+#: Built-in wrapper prefixes (what precedes the caller's %pV), as
+#: patterns that match in at most one way: dev_printk(), netdev_printk().
+BUILTIN_WRAPPERS: tuple[bytes, ...] = (
+    rb"[^ ]+ [^ ]+: ",
+    rb"[^ ]+ [^ ]+ [^ ]+(?: \([a-z]+\))?: ",
+    rb"\(NULL net_device\): ",
+    rb"\(NULL device \*\): ",
+)
+
+Token = tuple[int, object]
+
+
+def tokenize(fmt: bytes) -> tuple[list[Token], bool]:
+    """Cut @fmt into tokens; returns (tokens, ends with a %pV).
+
+    Runs of conversions with no literal between them become one ANY.
+    """
+    tokens: list[Token] = []
+    pos, n = 0, len(fmt)
+    lit = bytearray()
+    last_pv = False
+    while pos < n:
+        i = fmt.find(b"%", pos)
+        if i < 0:
+            lit += fmt[pos:]
+            break
+        lit += fmt[pos:i]
+        m = _CONV_RE.match(fmt, i)
+        if not m:
+            lit += b"%"
+            pos = i + 1
+            continue
+        kind = m.group("type")
+        end = m.end()
+        if kind == b"%":
+            lit += b"%"
+            pos = end
+            continue
+        if lit:
+            tokens.append((LIT, bytes(lit)))
+            lit = bytearray()
+        last_pv = False
+        if kind == b"p":
+            ext = _ALNUM.match(fmt, end)
+            last_pv = ext.group(0)[:1] == b"V"
+            end = ext.end()
+        if tokens and tokens[-1][0] != LIT:
+            tokens[-1] = (ANY, None)  # two conversions in a row
+        elif kind in _NUM_BODY and m.group("prec") != b"*":
+            tokens.append((NUM, _num_re(kind, m.group("flags"),
+                                        m.group("width"))))
+        else:
+            tokens.append((ANY, None))
+        pos = end
+    if lit:
+        tokens.append((LIT, bytes(lit)))
+        last_pv = False
+    return tokens, last_pv
+
+
+def positions(tokens: list[Token], text: bytes, start: int = 0
+              ) -> set[int]:
+    """Return every end position of a match of @tokens at @start."""
+    pos = {start}
+    anyfrom: Optional[int] = None  # "every position >= anyfrom"
+    n = len(text)
+    for k, (kind, value) in enumerate(tokens):
+        if kind == ANY:
+            anyfrom = min(pos) if pos else None
+            if anyfrom is None:
+                return set()
+            pos = set()
+            continue
+        if kind == LIT:
+            assert isinstance(value, bytes)
+            if anyfrom is not None:
+                pos = set()
+                nxt = tokens[k + 1][0] if k + 1 < len(tokens) else None
+                i = text.find(value, anyfrom)
+                while i >= 0:
+                    pos.add(i + len(value))
+                    if nxt == ANY:
+                        break  # the leftmost occurrence covers the others
+                    i = text.find(value, i + 1)
+                anyfrom = None
+            else:
+                pos = {p + len(value) for p in pos
+                       if text.startswith(value, p)}
+        else:
+            if anyfrom is not None:  # cannot happen: runs are merged
+                return set()
+            new = set()
+            for p in pos:
+                m = value.match(text, p)  # type: ignore[union-attr]
+                if m:
+                    new.add(m.end())
+            pos = new
+        if not pos:
+            return set()
+    if anyfrom is not None:
+        return set(range(anyfrom, n + 1))
+    return pos
+
+
+
+#: What the word index sees of a format: "%%" is a literal "%", every
+#: other conversion (with a %p extension) becomes "\0".
+_CONV_SUB = re.compile(
+    rb"%[-+ #0]*(?:\*|\d+)?(?:\.(?:\*|\d+))?(?:hh|h|ll|l|L|z|Z|t|j|q)?"
+    rb"(?:p[A-Za-z0-9]*|[a-zA-Z])")
+#: A word of a format's literal text that no conversion can extend and
+#: that is a whole word of any text the format prints.
+_FMT_WORD_RE = re.compile(
+    rb"(?<![A-Za-z0-9_\0])[A-Za-z_][A-Za-z0-9_]{2,}(?![A-Za-z0-9_\0])")
+#: The same, glued to a conversion ("%sEXT4-fs": EXT4).
+_LOOSE_WORD_RE = re.compile(
+    rb"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]{2,}")
+#: The words of a message text.
+TEXT_WORD_RE = re.compile(rb"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]{2,}")
+
+
+def literal_words(canon: bytes) -> set[bytes]:
+    """Literal words of the canonical format @canon that every text it
+    prints holds as whole words ("%sfoo" prints "barfoo": not "foo").
+
+    A format without one gets the words glued to a conversion instead,
+    which hold when the conversion prints no letter or digit next to
+    them: wrappers start with the level's "%s" ("%sEXT4-fs (%s): %pV"),
+    which prints nothing.
+    """
+    canon = canon.split(b"\n", 1)[0]  # a log line holds the first line
+    flat = _CONV_SUB.sub(b"\0", canon.replace(b"%%", b"\x02"))
+    return set(_FMT_WORD_RE.findall(flat) or _LOOSE_WORD_RE.findall(flat))
+
+
+#: One row of the word index: (key word, id, canonical format, may be
+#: continued, the format's other words, where its text starts: see Format).
+IndexRow = tuple[bytes, str, bytes, bool, tuple[bytes, ...], str]
+#: A format as plan() and Matcher take it: (id, canonical, may be
+#: continued[, the prefix its wrapper prints before it: "" none, None not
+#: known]).
+FormatIn = Union[tuple[str, bytes, bool], tuple[str, bytes, bool,
+                                                 Optional[str]]]
+
+
+def where(subsys: Optional[str]) -> str:
+    """Where a format's text starts in a line, from its wrapper prefix."""
+    if subsys is None:
+        return ""
+    return "d" if subsys else "p"
+
+
+def plan(formats: Iterable[FormatIn]) -> list[IndexRow]:
+    """File each distinct format of @formats (id, canonical, may be
+    continued) under its rarest literal word, its other words rarest
+    first; formats without one are left out: they never identify a line
+    by themselves."""
+    merged: dict[tuple[str, bytes], bool] = {}
+    starts: dict[tuple[str, bytes], str] = {}
+    for f in formats:
+        msgid, canon, cont = f[0], f[1], f[2]
+        w = where(f[3] if len(f) > 3 else None)  # type: ignore[misc]
+        key = (msgid, canon)
+        merged[key] = merged.get(key, False) or cont
+        if starts.get(key, w) != w:
+            w = ""  # printed with and without a prefix
+        starts[key] = w
+    fwords = [(k, literal_words(k[1])) for k in merged]
+    df: dict[bytes, int] = {}
+    for _, ws in fwords:
+        for w in ws:
+            df[w] = df.get(w, 0) + 1
+    rows: list[IndexRow] = []
+    for (msgid, canon), ws in fwords:
+        if not ws:
+            continue
+        order = sorted(ws, key=lambda x: (df[x], x))
+        rows.append((order[0], msgid, canon, merged[(msgid, canon)],
+                     tuple(order[1:]), starts[(msgid, canon)]))
+    return rows
+
+
+class Format:
+    """One distinct canonical format; tokenized when first tried."""
+
+    __slots__ = ("id", "canon", "can_start_cont", "_tokens", "wrapper",
+                 "literal", "head", "tail", "starts")
+
+    def __init__(self, msgid: str, canon: bytes, cont: bool,
+                 starts: str = "") -> None:
+        self.id = msgid
+        self.canon = canon
+        # Where its text starts in a line: "p" at the start or after the
+        # prefix of a format ending in %pV (printk(), pr_*()), "d" after a
+        # device prefix (dev_printk(), netdev_printk()), "" either (not
+        # known: a database built before this was recorded).
+        self.starts = starts
+        self.can_start_cont = cont  # no trailing newline: KERN_CONT may follow
+        self._tokens: Optional[list[Token]] = None
+        self.wrapper = False  # ends in %pV: identifies through its argument
+        self.literal = 0      # literal bytes: the specificity
+        self.head = b""       # literal text every match starts with
+        self.tail = b""       # ... and every whole-line match ends with
+
+    @property
+    def tokens(self) -> list[Token]:
+        if self._tokens is None:
+            # A record of several lines: a log line is its first line.
+            first, newline, _ = self.canon.partition(b"\n")
+            if newline:
+                self.can_start_cont = False
+            tokens, wrapper = tokenize(first)
+            if wrapper:
+                tokens = tokens[:-1]
+            self.wrapper = wrapper
+            self.literal = sum(len(v) for k, v in tokens  # type: ignore
+                               if k == LIT)
+            if tokens and tokens[0][0] == LIT:
+                self.head = tokens[0][1]  # type: ignore[assignment]
+            if tokens and tokens[-1][0] == LIT:
+                self.tail = tokens[-1][1]  # type: ignore[assignment]
+            self._tokens = tokens
+        return self._tokens
+
+    def is_wrapper(self) -> bool:
+        """Whether the format ends in %pV (tokenizes it first)."""
+        return self.tokens is not None and self.wrapper
+
+
+@dataclass
+class Result:
+    """What the matcher says about one message text."""
+
+    id: Optional[str] = None
+    how: Optional[str] = None          # "match", "ambiguous" or None
+    candidates: list[str] = field(default_factory=list)
+    # IDs found to fit: every one if no format matched the whole line,
+    # else those at least as specific as the answer.
+    matched: set[str] = field(default_factory=set)
+    cont: bool = False                 # matched as a KERN_CONT prefix
+    literal: int = 0                   # specificity of the answer
+
+
+#: A bucket of the word index: (the format's other words, the format);
+#: a large one (BIG) as a dict by the second rarest word (b"" for none).
+Entry = tuple[frozenset, Format]
+Bucket = Union[list[Entry], dict[bytes, list[Entry]]]
+BIG = 16
+#: Words whose bucket (or its absence) is remembered.
+MAX_KNOWN = 1 << 20
+_UNSEEN: object = object()
+#: A row of a bucket: (id, canonical, may be continued, the other words
+#: rarest first, where it starts).
+BucketRow = tuple[str, bytes, bool, list[bytes], str]
+#: Results kept per distinct text (a log repeats many of its lines).
+CACHE_MAX = 1 << 16
+#: Where a wrapper's prefix could end in more places than this (a
+#: conversion just before its %pV), it is not followed.
+MAX_STARTS = 8
+
+
+class Matcher:
+    """The formats of one database, filed under literal words.
+
+    @formats: see FormatIn; subclasses fetch the buckets of the word index
+    on demand instead (DbMatcher).
+    """
+
+    def __init__(self, formats: Iterable[FormatIn] = ()) -> None:
+        self.buckets: dict[bytes, Bucket] = {}
+        self.by_id: dict[str, list[Format]] = {}
+        rows: dict[bytes, list[BucketRow]] = {}
+        for key, msgid, canon, cont, rest, starts in plan(formats):
+            rows.setdefault(key, []).append((msgid, canon, cont, list(rest),
+                                             starts))
+        for key, bucket in rows.items():
+            b = self.buckets[key] = self.make_bucket(bucket)
+            for entries in (b.values() if isinstance(b, dict) else [b]):
+                for _, f in entries:
+                    self.by_id.setdefault(f.id, []).append(f)
+        self.builtin = [re.compile(w) for w in BUILTIN_WRAPPERS]
+        #: word -> its bucket (None: none), for the words met so far
+        self.known: dict[bytes, Optional[Bucket]] = {}
+        self._cache: dict[bytes, Result] = {}
+        self.cache_max = CACHE_MAX  # 0: match every text anew
+
+    def no_cache(self) -> None:
+        """Match every text anew (to measure what distinct lines cost)."""
+        self.cache_max = 0
+        self._cache.clear()
+
+    @staticmethod
+    def make_bucket(rows: list[BucketRow]) -> Bucket:
+        """A bucket of (id, canonical, may be continued, other words
+        rarest first, where it starts) rows."""
+        entries = [(frozenset(rest), Format(msgid, canon, cont, starts), rest)
+                   for msgid, canon, cont, rest, starts in rows]
+        if len(entries) <= BIG:
+            return [(r, f) for r, f, _ in entries]
+        by_second: dict[bytes, list[Entry]] = {}
+        for r, f, rest in entries:
+            by_second.setdefault(rest[0] if rest else b"", []).append((r, f))
+        return by_second
+
+    def bucket(self, word: bytes) -> Optional[Bucket]:
+        """The formats filed under @word."""
+        return self.buckets.get(word)
+
+    def formats_of(self, msgid: str) -> list[Format]:
+        """The formats with ID @msgid (that have a literal word)."""
+        return self.by_id.get(msgid, [])
+
+    def candidates(self, text: bytes) -> list[Format]:
+        """Formats filed under a word of @text whose other words are all
+        in @text too."""
+        words = set(TEXT_WORD_RE.findall(text))
+        out: list[Format] = []
+        known = self.known  # words seen before: no method call
+        for w in words:
+            b = known.get(w, _UNSEEN)
+            if b is _UNSEEN:
+                b = self.bucket(w)
+                if len(known) < MAX_KNOWN:
+                    known[w] = b
+            if not b:
+                continue
+            if isinstance(b, list):
+                out.extend([f for rest, f in b if rest <= words])
+                continue
+            for w2 in words:
+                sub = b.get(w2)
+                if sub:
+                    out.extend([f for rest, f in sub if rest <= words])
+            sub = b.get(b"")
+            if sub:
+                out.extend([f for _, f in sub])
+        return out
+
+    def identify(self, text: bytes) -> Result:
+        """Identify the message text @text (no header, no ID prefix)."""
+        text = text.rstrip(b"\r\n")
+        if len(text) > MAX_TEXT:
+            return Result()
+        r = self._cache.get(text)
+        if r is None:
+            r = self._identify(text)
+            if len(self._cache) >= self.cache_max:
+                self._cache.clear()
+            if self.cache_max:
+                self._cache[text] = r
+        return r
+
+    def starts(self, text: bytes, wrappers: list[Format]
+               ) -> tuple[list[int], list[int]]:
+        """Where the caller's text can start: (0 and after the prefix of a
+        format ending in %pV, after a device prefix), nested up to
+        MAX_DEPTH deep."""
+        n = len(text)
+        plain, dev = {0}, set()
+        frontier = [(0, "p")]
+        for _ in range(MAX_DEPTH):
+            new = set()
+            for s, kind in frontier:
+                if kind == "p":
+                    for w in self.builtin:
+                        m = w.match(text, s)
+                        if m and s < m.end() < n:
+                            new.add((m.end(), "d"))
+                for f in wrappers:
+                    if f.starts and f.starts != kind:
+                        continue
+                    ends = positions(f.tokens, text, s)
+                    if len(ends) <= MAX_STARTS:
+                        new.update((e, "p") for e in ends if s < e < n)
+            frontier = sorted(x for x in new
+                              if x[0] not in (plain if x[1] == "p" else dev))
+            for s, kind in frontier:
+                (plain if kind == "p" else dev).add(s)
+            if not frontier or len(plain) + len(dev) > 4 * MAX_STARTS:
+                break
+        return sorted(plain), sorted(dev)
+
+    def _identify(self, text: bytes) -> Result:
+        cands = self.candidates(text)
+        if not cands:
+            return Result()
+        plain, wrappers = [], []
+        for f in cands:
+            if f._tokens is None:
+                f.tokens  # tokenizes: sets wrapper, literal, head, tail
+            (wrappers if f.wrapper else plain).append(f)
+        if not plain:
+            return Result()
+        plain_starts, dev_starts = self.starts(text, wrappers)
+        any_starts = sorted(set(plain_starts) | set(dev_starts))
+        n = len(text)
+        whole: list[Format] = []
+        prefix: list[Format] = []
+        # Most literal text first: once a whole line matched, only formats
+        # as specific can still tie with it.
+        plain.sort(key=_LITERAL, reverse=True)
+        for f in plain:
+            if whole and f.literal < whole[0].literal:
+                break
+            # Quick rejections at C speed before the walk.
+            if f.tail and not f.can_start_cont and not text.endswith(f.tail):
+                continue
+            head = f.head
+            tokens = f.tokens
+            starts = (plain_starts if f.starts == "p" else dev_starts
+                      if f.starts == "d" else any_starts)
+            for s in starts:
+                if head and not text.startswith(head, s):
+                    continue
+                ends = positions(tokens, text, s)
+                if n in ends:
+                    whole.append(f)
+                    break
+                if ends and f.can_start_cont:
+                    prefix.append(f)
+        result = Result()
+        result.matched = {f.id for f in whole} | {f.id for f in prefix}
+        # The start of a KERN_CONT join beats a whole-line match only with
+        # more literal text ("smpboot: CPU%d: " + the CPU's name, which
+        # "%s version %s" fits too).
+        if whole and prefix and \
+                max(f.literal for f in prefix) > whole[0].literal:
+            whole = []
+        if whole:
+            return self._decide(whole, result)
+        if prefix:
+            result.cont = True
+            return self._decide(prefix, result)
+        return result
+
+    def fits(self, msgid: str, text: bytes) -> bool:
+        """Whether a format of ID @msgid prints @text, wrapper prefixes
+        allowed (a quick check of a printed ID)."""
+        text = text.rstrip(b"\r\n")
+        fmts = [f for f in self.formats_of(msgid) if not f.is_wrapper()]
+        if not fmts or len(text) > MAX_TEXT:
+            return False
+        n = len(text)
+        plain, dev = self.starts(text, [])
+        for s in sorted(set(plain) | set(dev)):
+            for f in fmts:
+                ends = positions(f.tokens, text, s)
+                if n in ends or (ends and f.can_start_cont):
+                    return True
+        return False
+
+    @staticmethod
+    def _decide(fmts: list[Format], result: Result) -> Result:
+        best = max(f.literal for f in fmts)
+        top = sorted({f.id for f in fmts if f.literal == best})
+        result.literal = best
+        if len(top) == 1:
+            result.id, result.how = top[0], "match"
+        else:
+            result.how, result.candidates = "ambiguous", top
+        return result
+
+
+_LITERAL = operator.attrgetter("literal")
+
+
+class DbMatcher(Matcher):
+    """A matcher reading the word index of a database bucket by bucket,
+    as the words of the lines ask for them: nothing to load up front."""
+
+    def __init__(self, db: "object") -> None:
+        super().__init__()
+        self.db = db
+        self._ids: dict[str, list[Format]] = {}
+
+    def bucket(self, word: bytes) -> Optional[Bucket]:
+        b = self.known.get(word, _UNSEEN)
+        if b is _UNSEEN:
+            rows = self.db.match_bucket(word)  # type: ignore[attr-defined]
+            b = self.make_bucket(rows) if rows else None
+        return b  # type: ignore[return-value]
+
+    def formats_of(self, msgid: str) -> list[Format]:
+        fmts = self._ids.get(msgid)
+        if fmts is None:
+            fmts = [Format(i, c, cont) for i, c, cont, _ in
+                    self.db.formats_of(msgid)]  # type: ignore[attr-defined]
+            self._ids[msgid] = fmts
+        return fmts
+
+
+def load(db: "object") -> Matcher:
+    """The matcher of an open database.Database: its stored word index,
+    or (a database built before there was one) one built in memory."""
+    if db.has_match_index():  # type: ignore[attr-defined]
+        return DbMatcher(db)
+    return Matcher(db.formats())  # type: ignore[attr-defined]
