@@ -1170,7 +1170,8 @@ static const struct {
 	const char *fmt;
 	const char *start;
 } boot_known[] = {
-	{ "Kernel command line: %s\n", "Kernel command line: " },
+	/* init/main.c: print_kernel_cmdline(), without wrapping */
+	{ "%s%s\n", "Kernel command line: " },
 	{ "Run %s as init process\n", "Run /init as init process" },
 };
 
