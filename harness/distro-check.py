@@ -19,6 +19,7 @@ and *.ko.xz modules built without CONFIG_PRINTK_INDEX. Runs
 Prints one line per check and a summary; exit status 1 if one fails.
 """
 
+import glob
 import os
 import re
 import sqlite3
@@ -42,7 +43,7 @@ KNOWN: list[tuple[str, str, "str | None", str, str]] = [
     ("init/main.c", "vmlinux", None, "", r"Run %s as init process\n"),
     ("mm/oom_kill.c", "vmlinux", None, "",
      r"%s invoked oom-killer: gfp_mask=%#x(%pGg), order=%d, "
-     r"oom_score_adj=%hd\n"),
+     r"oom_score_adj=%d\n"),
     ("kernel/panic.c", "vmlinux", None, "",
      r"Kernel panic - not syncing: %s\n"),
     # vmlinux: a format without level, found by the call to _dev_info()
@@ -89,14 +90,20 @@ class Checks:
 def main() -> int:
     root, db = sys.argv[1], sys.argv[2]
     tree = sys.argv[3] if len(sys.argv) > 3 else ""
-    boot = os.path.join(root, "boot")
-    images = sorted(n for n in os.listdir(boot) if n.startswith("vmlinuz-"))
+    # Debian 12 ships /boot/vmlinuz-VER and /lib/modules/VER; Debian 13's
+    # linux-binary-VER package /usr/lib/modules/VER/vmlinuz, beside the
+    # modules of linux-modules-VER.
+    images = sorted(glob.glob(os.path.join(root, "boot", "vmlinuz-*")) +
+                    glob.glob(os.path.join(root, "usr", "lib", "modules",
+                                           "*", "vmlinuz")))
     if len(images) != 1:
-        print("distro-check: FAIL: expected one vmlinuz in %s, found %s"
-              % (boot, images))
+        print("distro-check: FAIL: expected one kernel image (boot/vmlinuz-* "
+              "or usr/lib/modules/*/vmlinuz) in %s, found %s" % (root, images))
         return 1
-    kernel = os.path.join(boot, images[0])
+    kernel = images[0]
     modules = os.path.join(root, "lib", "modules")
+    if not os.path.isdir(modules):
+        modules = os.path.join(root, "usr", "lib", "modules")
     on_disk = sum(1 for _, _, files in os.walk(modules)
                   for n in files if n.endswith(SUFFIXES))
     checks = Checks()

@@ -33,7 +33,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 
 static unsigned int count = 2000;
 module_param(count, uint, 0444);

@@ -24,7 +24,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 
 static void msgid_get(struct printk_msgid *m, const char *fmt, ...)
 {

@@ -32,7 +32,7 @@ format, function, file and line.  Those rows have the origin "dyndbg".
 
 import re
 import struct
-from typing import Iterator, Optional
+from typing import Iterator, Optional, Union
 
 from msgid_db import ids
 from msgid_db.elf import EM_X86_64, SHT_RELA, ElfError, ElfFile
@@ -51,10 +51,11 @@ R_X86_64_PC32, R_X86_64_PLT32, R_X86_64_32, R_X86_64_32S = 2, 4, 10, 11
 #: anything up to the NUL.
 _LEVEL_RE = re.compile(rb"(?:(?<=\x00)|\A)\x01[0-7c][^\x00]*")
 
-#: printk-family functions of 6.12 and the argument holding the caller's
-#: format, counted from 0 (%rdi, %rsi, %rdx, %rcx, %r8, %r9); the
-#: filesystems' own wrappers that pass it on through %pV are included.
-PRINTK_FUNCS: dict[str, int] = {
+#: printk-family functions and the argument holding the caller's format,
+#: counted from 0 (%rdi, %rsi, %rdx, %rcx, %r8, %r9), or the arguments
+#: where it moved between releases; the filesystems' own wrappers that
+#: pass it on through %pV are included.
+PRINTK_FUNCS: dict[str, Union[int, tuple[int, ...]]] = {
     "_printk": 0, "_printk_deferred": 0,
     "_dev_emerg": 1, "_dev_alert": 1, "_dev_crit": 1, "_dev_err": 1,
     "_dev_warn": 1, "_dev_notice": 1, "_dev_info": 1,
@@ -69,7 +70,10 @@ PRINTK_FUNCS: dict[str, int] = {
     "__dynamic_pr_debug": 1, "__dynamic_dev_dbg": 2,
     "__dynamic_netdev_dbg": 2, "__dynamic_ibdev_dbg": 2,
     # Filesystems and DRM: their macros end in these functions.
-    "xfs_printk_level": 2, "_xfs_alert_tag": 2, "_btrfs_printk": 1,
+    "xfs_printk_level": 2, "_xfs_alert_tag": 2,
+    # _btrfs_printk(fs_info, fmt, ...) in 6.12, (fs_info, level, fmt, ...)
+    # in 7.3.
+    "_btrfs_printk": (1, 2),
     "__ext4_msg": 2,
     "__ext4_warning": 3, "__ext4_warning_inode": 3,
     "__ext4_error_inode": 5, "__ext4_error_file": 4, "f2fs_printk": 2,
@@ -136,8 +140,19 @@ class _Symbols:
     def function_at(self, shndx: int, offset: int) -> str:
         for value, size, name in self.funcs.get(shndx, ()):
             if value <= offset < value + size:
-                return name
+                # virtnet_validate.cold is virtnet_validate's cold part.
+                return _CLONE_RE.sub("", name)
         return "?"
+
+
+def format_args(name: str) -> tuple[int, ...]:
+    """The arguments that may hold the format of a call to @name."""
+    arg = PRINTK_FUNCS.get(name, ())
+    return (arg,) if isinstance(arg, int) else arg
+
+
+#: Suffixes GCC gives the parts and clones of a function.
+_CLONE_RE = re.compile(r"\.(?:cold|part|isra|constprop|lto_priv)(?:\.\d+)*$")
 
 
 def call_formats(image: ElfFile) -> Iterator[tuple[int, int, str]]:
@@ -164,10 +179,10 @@ def call_formats(image: ElfFile) -> Iterator[tuple[int, int, str]]:
             name, _, shndx, value, _ = syms.entries[sym]
             if typ in (R_X86_64_PLT32, R_X86_64_PC32) and \
                     off >= 1 and text[off - 1:off] == b"\xe8":  # call
-                arg = PRINTK_FUNCS.get(name)
-                if arg is not None and loads[arg] is not None:
-                    sec, str_off, at = loads[arg]
-                    yield sec, str_off, syms.function_at(rel.info, at)
+                for arg in format_args(name):
+                    if loads[arg] is not None:
+                        sec, str_off, at = loads[arg]
+                        yield sec, str_off, syms.function_at(rel.info, at)
                 loads = [None] * 6  # a call clobbers them
                 continue
             if not (0 < shndx < len(image.sections)) or \
@@ -224,7 +239,7 @@ def exec_call_formats(image: ElfFile) -> Iterator[bytes]:
     vmlinux found as described above (no function: no symbol table)."""
     if image.is_rel or image.machine != EM_X86_64 or not image.is64:
         return
-    targets = {addr: PRINTK_FUNCS[name]
+    targets = {addr: format_args(name)
                for addr, name in exported(image).items()
                if name in PRINTK_FUNCS}
     if not targets:
@@ -236,18 +251,16 @@ def exec_call_formats(image: ElfFile) -> Iterator[bytes]:
         for m in _CALL_RE.finditer(text, 0, max(len(text) - 4, 0)):
             pos = m.start()
             rel = int.from_bytes(text[pos + 1:pos + 5], "little", signed=True)
-            reg = targets.get(sec.addr + pos + 5 + rel)
-            if reg is None:
-                continue
             window = text[max(pos - WINDOW, 0):pos]
-            at = window.rfind(_MOV_IMM[reg])
-            if at < 0 or at + 7 > len(window):
-                continue
-            addr = int.from_bytes(window[at + 3:at + 7], "little",
-                                  signed=True) & (1 << 64) - 1
-            fmt = image.string_at(addr)
-            if fmt is not None and plausible(fmt):
-                yield fmt
+            for reg in targets.get(sec.addr + pos + 5 + rel, ()):
+                at = window.rfind(_MOV_IMM[reg])
+                if at < 0 or at + 7 > len(window):
+                    continue
+                addr = int.from_bytes(window[at + 3:at + 7], "little",
+                                      signed=True) & (1 << 64) - 1
+                fmt = image.string_at(addr)
+                if fmt is not None and plausible(fmt):
+                    yield fmt
 
 
 def _string_at(image: ElfFile, shndx: int, offset: int) -> Optional[bytes]:

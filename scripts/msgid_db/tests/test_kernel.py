@@ -24,7 +24,7 @@ BOOT_LOG = os.path.join(ROOT, "out", "boot", "boot.log")
 # (file, function, canonical format) present in every CONFIG_PRINTK_INDEX
 # build of 6.12.
 KNOWN = [
-    ("init/main.c", "start_kernel", b"Kernel command line: %s"),
+    ("init/main.c", "print_kernel_cmdline", b"%s%s"),
     ("init/main.c", "run_init_process", b"Run %s as init process"),
     ("kernel/printk/printk.c", "setup_log_buf", b"printk: log_buf_len: %u bytes"),
 ]
