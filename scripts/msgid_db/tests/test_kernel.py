@@ -26,7 +26,8 @@ BOOT_LOG = os.path.join(ROOT, "out", "boot", "boot.log")
 KNOWN = [
     ("init/main.c", "print_kernel_cmdline", b"%s%s"),
     ("init/main.c", "run_init_process", b"Run %s as init process"),
-    ("kernel/printk/printk.c", "setup_log_buf", b"printk: log_buf_len: %u bytes"),
+    ("kernel/printk/printk.c", "print_log_buf_usage_stats",
+     b"printk: log buffer data + meta data: %u + %zu = %zu bytes"),
 ]
 
 
