@@ -659,7 +659,7 @@ static void msgid_record_cont_test(struct kunit *test)
 static void msgid_record_deferred_test(struct kunit *test)
 {
 	struct msgid_suite *s = test->priv;
-	u32 n = msgid_marker(s, "msgid kunit deferred");
+	u32 n __maybe_unused = msgid_marker(s, "msgid kunit deferred");
 
 	if (!IS_BUILTIN(CONFIG_PRINTK_MSGID_KUNIT_TEST))
 		kunit_skip(test, "printk_deferred() is not exported to modules");
