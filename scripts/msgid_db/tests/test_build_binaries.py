@@ -2,8 +2,6 @@
 """'build --kernel --modules' on the files a distribution ships: a
 bzImage and compressed modules, without a printk index (msgid_db.cli)."""
 
-import contextlib
-import io
 import lzma
 import os
 import shutil
@@ -13,8 +11,9 @@ import unittest
 import zlib
 from unittest import mock
 
-from msgid_db import cli
+
 from msgid_db.tests import elf_builder as eb
+from msgid_db.tests import clirun
 
 
 def crc(text: bytes) -> str:
@@ -73,10 +72,7 @@ class BuildBinariesTest(unittest.TestCase):
         return path
 
     def run_cli(self, *argv: str) -> tuple[int, str, str]:
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            status = cli.main(list(argv))
-        return status, out.getvalue(), err.getvalue()
+        return clirun.run(list(argv))
 
     def build(self, *argv: str) -> tuple[int, str, str]:
         return self.run_cli("--db", self.db, "build", *argv)

@@ -1,8 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """End-to-end tests of the command line (msgid_db.cli, msgid-db.py)."""
 
-import contextlib
-import io
 import json
 import os
 import signal
@@ -14,6 +12,7 @@ import zlib
 
 from msgid_db import cli
 from msgid_db.tests import elf_builder as eb
+from msgid_db.tests import clirun
 
 SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "msgid-db.py")
@@ -42,13 +41,7 @@ class CliTest(unittest.TestCase):
             f.write(INDEX)
 
     def run_cli(self, *argv: str) -> tuple[int, str, str]:
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                status = cli.main(list(argv))
-            except SystemExit as e:  # argparse usage errors
-                status = e.code
-        return status, out.getvalue(), err.getvalue()
+        return clirun.run(list(argv))
 
     def build(self) -> None:
         status, _, err = self.run_cli("--db", self.db, "build",

@@ -1,16 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tests of msgid-db.py diff (msgid_db.diff)."""
 
-import contextlib
-import io
 import json
 import os
 import tempfile
 import unittest
 import zlib
 
-from msgid_db import cli, database, diff
+from msgid_db import database, diff
 from msgid_db.ids import CallSite
+from msgid_db.tests import clirun
 
 
 def crc(text: bytes) -> str:
@@ -72,10 +71,7 @@ class DiffCliTest(unittest.TestCase):
         database.write(self.new, NEW, {})
 
     def run_cli(self, *argv: str) -> tuple[int, str, str]:
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            status = cli.main(list(argv))
-        return status, out.getvalue(), err.getvalue()
+        return clirun.run(list(argv))
 
     def test_text(self) -> None:
         status, out, _ = self.run_cli("diff", self.old, self.new)

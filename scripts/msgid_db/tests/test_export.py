@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tests of msgid-db.py export: the tables log pipelines load."""
 
-import contextlib
 import csv
 import io
 import json
@@ -11,6 +10,7 @@ import unittest
 import zlib
 
 from msgid_db import cli, export
+from msgid_db.tests import clirun
 
 LONG = "x" * 5000
 INDEX = ("""\
@@ -41,13 +41,7 @@ class ExportTest(unittest.TestCase):
         self.assertEqual(self.run_cli("build", "--index-dir", index)[0], 0)
 
     def run_cli(self, *argv: str) -> tuple[int, str, str]:
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                status = cli.main(["--db", self.db] + list(argv))
-            except SystemExit as e:
-                status = e.code
-        return status, out.getvalue(), err.getvalue()
+        return clirun.run(["--db", self.db, *argv])
 
     def export(self, *argv: str) -> str:
         status, out, err = self.run_cli("export", "--lang", "en", *argv)

@@ -2,14 +2,13 @@
 """Tests of msgid-db.py metrics: the output is parsed with the rules of the
 Prometheus text exposition format (version 0.0.4)."""
 
-import contextlib
-import io
 import os
 import re
 import tempfile
 import unittest
 
 from msgid_db import cli, metrics
+from msgid_db.tests import clirun
 
 KERNEL_FILE = """\
 # class count last_id
@@ -80,10 +79,7 @@ def parse_exposition(text: str) -> dict:
 
 class MetricsTest(unittest.TestCase):
     def run_cli(self, *argv: str) -> tuple[int, str, str]:
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            status = cli.main(list(argv))
-        return status, out.getvalue(), err.getvalue()
+        return clirun.run(list(argv))
 
     def setUp(self) -> None:
         self.tmp = tempfile.TemporaryDirectory()

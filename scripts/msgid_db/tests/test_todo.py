@@ -1,14 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tests of msgid-db.py catalog-todo: IDs that have no catalog entry."""
 
-import contextlib
-import io
 import os
 import tempfile
 import unittest
 import zlib
 
-from msgid_db import cli
+from msgid_db.tests import clirun
 
 INDEX = b"""\
 # <level/flags> filename:line function "format"
@@ -45,14 +43,8 @@ class TodoTest(unittest.TestCase):
             f.write(CATALOG)
         self.assertEqual(self.run_cli("build", "--index-dir", index)[0], 0)
 
-    def run_cli(self, *argv: str, stdin: bytes = b"") -> tuple[int, str, str]:
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                status = cli.main(["--db", self.db] + list(argv))
-            except SystemExit as e:
-                status = e.code
-        return status, out.getvalue(), err.getvalue()
+    def run_cli(self, *argv: str) -> tuple[int, str, str]:
+        return clirun.run(["--db", self.db, *argv])
 
     def test_class(self) -> None:
         status, out, err = self.run_cli("catalog-todo", "--class", "hardware",
