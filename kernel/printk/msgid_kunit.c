@@ -355,9 +355,9 @@ static const struct {
 	{ FW_INFO "%s", "x", PRINTK_MSGID_FW_INFO },
 	{ DEPRECATED "%s", "x", PRINTK_MSGID_DEPRECATED },
 	/* GHES: the tag and even the level arrive in a %s argument. */
-	{ "%sHardware error from APEI Generic Hardware Error Source: %d",
+	{ "%sHardware error from APEI Generic Hardware Error Source",
 	  KERN_ERR "{1}" HW_ERR, PRINTK_MSGID_HW_ERR },
-	{ "%s%s", "{2}" FW_BUG, PRINTK_MSGID_FW_BUG },
+	{ "%sACPI: table", "{2}" FW_BUG, PRINTK_MSGID_FW_BUG },
 	{ "first " FW_BUG "%s", HW_ERR, PRINTK_MSGID_FW_BUG },
 	{ "%.4s: tail", HW_ERR, PRINTK_MSGID_NONE },
 	{ "%s", "[Hardware Err", PRINTK_MSGID_NONE },
@@ -380,6 +380,16 @@ static void msgid_class_test(struct kunit *test)
 	}
 	msgid_get(&m, "%s", ERR_PTR(-EFAULT));
 	KUNIT_EXPECT_EQ(test, m.class, PRINTK_MSGID_NONE);
+
+	/* ghes_print_estatus(): an argument after the tagged %s. */
+	msgid_get(&m, "%sHardware error from APEI Generic Hardware Error Source: %d\n",
+		  KERN_ERR "{1}" HW_ERR, 3);
+	KUNIT_EXPECT_EQ(test, m.class, PRINTK_MSGID_HW_ERR);
+	/* The tag in the second of two %s: the first is passed over. */
+	msgid_get(&m, "%s%s", "{2}", FW_BUG);
+	KUNIT_EXPECT_EQ(test, m.class, PRINTK_MSGID_FW_BUG);
+	msgid_get(&plain, "%s%s", "x", "y");
+	KUNIT_EXPECT_EQ(test, m.id, plain.id);
 }
 
 static void msgid_class_vaf_body(struct kunit *test, struct va_format *vaf)
