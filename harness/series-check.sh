@@ -7,7 +7,9 @@
 #  - after every patch the x86_64 kernel builds (incrementally, in
 #    out/build/series) with CONFIG_PRINTK_MSGID=y; a patch whose tree is
 #    the overlay's (the documentation and MAINTAINERS at the end) is the
-#    tree make kernel built with the same fragment, and is not built twice;
+#    tree make kernel built with the same fragment, and a patch that only
+#    adds files no kernel build reads (the selftest, scripts/msgid-db.py)
+#    leaves the previous patch's build standing: neither is built again;
 #  - sparse (C=2) and W=1 add no warning to kernel/printk/ and
 #    lib/test_msgid.o compared with the base, and kernel-doc is clean;
 #  - the series ends in exactly the tree `make tree` lays (no drift
@@ -58,8 +60,24 @@ say "kernel-doc on our C files"
 docs=$(cd "$am" && scripts/kernel-doc -none -Wall include/linux/printk_msgid.h kernel/printk/msgid.c 2>&1 || true)
 [ -z "$docs" ] || { echo "$docs" >&2; die "kernel-doc warnings"; }
 
+# Whether commit $1 has the overlay's tree, MAINTAINERS aside (the entry
+# is made at export time from git config, so it may differ).
+is_overlay() {
+	git -C "$am" diff --quiet overlay "$1" -- . ':(exclude)MAINTAINERS'
+}
+
+# Whether commits $1 and $2 differ only in files no kernel build reads:
+# the selftests, scripts/msgid-db.py and its package, the .rst and .txt
+# documents (Documentation/Kconfig is read: not excluded).
+same_build() {
+	git -C "$am" diff --quiet "$1" "$2" -- . ':(exclude)MAINTAINERS' \
+		':(exclude,glob)Documentation/**/*.rst' ':(exclude,glob)Documentation/**/*.txt' \
+		':(exclude)tools/testing/selftests/' \
+		':(exclude)scripts/msgid-db.py' ':(exclude)scripts/msgid_db/'
+}
+
 say "no drift: the series ends in the tree make tree lays"
-if ! git -C "$am" diff --quiet overlay HEAD -- . ':(exclude)MAINTAINERS'; then
+if ! is_overlay HEAD; then
 	git -C "$am" diff --stat overlay HEAD -- . ':(exclude)MAINTAINERS' >&2
 	die "the exported series and the repo's overlay differ: run make series again"
 fi
@@ -81,13 +99,18 @@ git -C "$am" checkout -q --detach base
 CONFIG_CHECK=0 TREE=$am "$ROOT/harness/config.sh" series "$frag" >> "$log" 2>&1
 lint "" > "$OUT/series-lint.base"
 i=0
+built=
 for c in $(git -C "$am" rev-list --reverse "base..$tip"); do
 	i=$((i + 1))
 	git -C "$am" checkout -q --detach "$c"
-	if git -C "$am" diff --quiet overlay "$c" -- . ':(exclude)MAINTAINERS'; then
+	if is_overlay "$c"; then
 		[ -f "$BUILD/msgid/arch/x86/boot/bzImage" ] && [ -f "$BUILD/msgid/modules.order" ] ||
 			die "patch $i is the overlay tree, but make kernel has not built it (out/build/msgid)"
 		say "patch $i is the overlay tree: built by make kernel (out/build/msgid): $(git -C "$am" log -1 --format=%s "$c")"
+		continue
+	fi
+	if [ -n "$built" ] && same_build "$built" "$c"; then
+		say "patch $i changes no file the kernel build reads: the build of patch $((i - 1)) stands: $(git -C "$am" log -1 --format=%s "$c")"
 		continue
 	fi
 	t0=$(date +%s)
@@ -97,6 +120,7 @@ for c in $(git -C "$am" rev-list --reverse "base..$tip"); do
 		die "the kernel does not build after patch $i: $(git -C "$am" log -1 --format=%s "$c")"
 	fi
 	say "patch $i builds ($(( $(date +%s) - t0 )) s): $(git -C "$am" log -1 --format=%s "$c")"
+	built=$c
 done
 grep -q '^CONFIG_PRINTK_MSGID=y' "$bdir/.config" || die "the last build did not have CONFIG_PRINTK_MSGID=y"
 
