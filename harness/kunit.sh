@@ -25,8 +25,13 @@ if ! ./tools/testing/kunit/kunit.py run --kunitconfig=kernel/printk \
 	die "KUnit on $arch failed, full log in out/kunit-$arch.log"
 fi
 grep -E '^\[[0-9:]+\] (Testing complete|=+ \[PASSED\]|Ran|.*passed)' "$log" | tail -3 >&2 || true
-grep -q 'Testing complete\. Ran [0-9]* tests: passed: [0-9]*$' "$log" ||
+# Every test passes, but for the printf suite's %p hashing cases, which
+# skip themselves until the CRNG is ready (the i386 guest under TCG has
+# no entropy source that early): any other skip fails the run.
+grep -qE 'Testing complete\. Ran [0-9]+ tests: passed: [0-9]+(, skipped: [0-9]+)?$' "$log" ||
 	die "KUnit on $arch: not every test passed (out/kunit-$arch.log)"
+skips=$(grep -F '[SKIPPED]' "$log" | grep -vF '(crng possibly not yet initialized.' || true)
+[ -z "$skips" ] || { echo "$skips" >&2; die "KUnit on $arch: tests skipped (out/kunit-$arch.log)"; }
 for suite in printk_msgid printf; do
 	grep -qE "\[PASSED\] $suite( |$)" "$log" ||
 		die "KUnit on $arch: the $suite suite did not run (out/kunit-$arch.log)"
