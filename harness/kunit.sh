@@ -11,8 +11,8 @@ set -eu
 arch=$1
 log=$OUT/kunit-$arch.log
 case "$arch" in
-um) eta="about 3 minutes" ;;
-*) eta="about 6 minutes" ;;
+um) eta="about 5 minutes" ;;
+*) eta="about 10 minutes" ;;
 esac
 say "KUnit printk_msgid on $arch ($eta cold on 2 cores)"
 cd "$TREE"
