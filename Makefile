@@ -17,7 +17,7 @@ J = $(H)/jobs.sh run $@
 
 help:
 	@echo "make demo        boot the patched kernel, look its identifiers up (first command)"
-	@echo "make check       everything CI runs (21 min on a new clone with ccache warm, 65-70 cold)"
+	@echo "make check       everything CI runs (about 20 min on a new clone with a warm ccache, 75 cold)"
 	@echo "make tree        out/linux = base + our files and patches (git repo)"
 	@echo "make refresh     write edits made in out/linux back to the repo"
 	@echo "make kernel      x86_64 bzImage with CONFIG_PRINTK_MSGID=y (out/build/msgid)"
@@ -40,7 +40,7 @@ help:
 	@echo "make pipeline    IDs enriched by rsyslogd with msgid-db.py export's table"
 	@echo "make pipeline-syslog-ng  the same with syslog-ng (downloaded, not installed)"
 	@echo "make distro-check  msgid-db.py on Debian's own 6.12 kernel package (15 s; skips offline)"
-	@echo "make stability   share of IDs kept from Debian's 6.1 to 6.12 (about 10 min cold)"
+	@echo "make stability   share of IDs kept from Debian's 6.1 to the base (about 10 min cold)"
 
 deps:
 	$(J) $(H)/deps.sh
