@@ -39,7 +39,7 @@ help:
 	@echo "make fuzz        libFuzzer+ASan+UBSan on msgid.c in user space (FUZZ_SECONDS=60)"
 	@echo "make pipeline    IDs enriched by rsyslogd with msgid-db.py export's table"
 	@echo "make pipeline-syslog-ng  the same with syslog-ng (downloaded, not installed)"
-	@echo "make distro-check  msgid-db.py on Debian's own 6.12 kernel package (15 s; skips offline)"
+	@echo "make distro-check  msgid-db.py on Debian's own kernel package of the base (15 s; skips offline)"
 	@echo "make stability   share of IDs kept from Debian's 6.1 to the base (about 10 min cold)"
 
 deps:

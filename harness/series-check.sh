@@ -60,17 +60,20 @@ say "kernel-doc on our C files"
 docs=$(cd "$am" && scripts/kernel-doc -none -Wall include/linux/printk_msgid.h kernel/printk/msgid.c 2>&1 || true)
 [ -z "$docs" ] || { echo "$docs" >&2; die "kernel-doc warnings"; }
 
-# Whether commit $1 has the overlay's tree, MAINTAINERS aside (the entry
-# is made at export time from git config, so it may differ).
+# The tree compared with the overlay: MAINTAINERS aside (the entry is made
+# at export time from git config, so it may differ).
+tree_spec=(. ':(exclude)MAINTAINERS')
+
+# Whether commit $1 has the overlay's tree.
 is_overlay() {
-	git -C "$am" diff --quiet overlay "$1" -- . ':(exclude)MAINTAINERS'
+	git -C "$am" diff --quiet overlay "$1" -- "${tree_spec[@]}"
 }
 
 # Whether commits $1 and $2 differ only in files no kernel build reads:
 # the selftests, scripts/msgid-db.py and its package, the .rst and .txt
 # documents (Documentation/Kconfig is read: not excluded).
 same_build() {
-	git -C "$am" diff --quiet "$1" "$2" -- . ':(exclude)MAINTAINERS' \
+	git -C "$am" diff --quiet "$1" "$2" -- "${tree_spec[@]}" \
 		':(exclude,glob)Documentation/**/*.rst' ':(exclude,glob)Documentation/**/*.txt' \
 		':(exclude)tools/testing/selftests/' \
 		':(exclude)scripts/msgid-db.py' ':(exclude)scripts/msgid_db/'
@@ -78,7 +81,7 @@ same_build() {
 
 say "no drift: the series ends in the tree make tree lays"
 if ! is_overlay HEAD; then
-	git -C "$am" diff --stat overlay HEAD -- . ':(exclude)MAINTAINERS' >&2
+	git -C "$am" diff --stat overlay HEAD -- "${tree_spec[@]}" >&2
 	die "the exported series and the repo's overlay differ: run make series again"
 fi
 
@@ -99,7 +102,7 @@ git -C "$am" checkout -q --detach base
 CONFIG_CHECK=0 TREE=$am "$ROOT/harness/config.sh" series "$frag" >> "$log" 2>&1
 lint "" > "$OUT/series-lint.base"
 i=0
-built=
+built= built_i=
 for c in $(git -C "$am" rev-list --reverse "base..$tip"); do
 	i=$((i + 1))
 	git -C "$am" checkout -q --detach "$c"
@@ -110,7 +113,7 @@ for c in $(git -C "$am" rev-list --reverse "base..$tip"); do
 		continue
 	fi
 	if [ -n "$built" ] && same_build "$built" "$c"; then
-		say "patch $i changes no file the kernel build reads: the build of patch $((i - 1)) stands: $(git -C "$am" log -1 --format=%s "$c")"
+		say "patch $i changes no file the kernel build reads: the build of patch $built_i stands: $(git -C "$am" log -1 --format=%s "$c")"
 		continue
 	fi
 	t0=$(date +%s)
@@ -120,7 +123,7 @@ for c in $(git -C "$am" rev-list --reverse "base..$tip"); do
 		die "the kernel does not build after patch $i: $(git -C "$am" log -1 --format=%s "$c")"
 	fi
 	say "patch $i builds ($(( $(date +%s) - t0 )) s): $(git -C "$am" log -1 --format=%s "$c")"
-	built=$c
+	built=$c built_i=$i
 done
 grep -q '^CONFIG_PRINTK_MSGID=y' "$bdir/.config" || die "the last build did not have CONFIG_PRINTK_MSGID=y"
 
