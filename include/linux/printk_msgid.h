@@ -12,11 +12,10 @@
 #include <linux/stdarg.h>
 #include <linux/types.h>
 
+struct printf_trace;
+
 /* Length of the "(%08x): " prefix that starts an identified record. */
 #define PRINTK_MSGID_PREFIX_LEN		12
-
-/* How many %pV indirections are followed to reach the caller's format. */
-#define PRINTK_MSGID_MAX_DEPTH		8
 
 /**
  * enum printk_msgid_class - tag found in a message
@@ -42,7 +41,7 @@ enum printk_msgid_class {
  * struct printk_msgid - identity of one printk() call
  * @fmt: the caller's format: the format reached by following %pV
  * @id: CRC-32 of the canonical form of @fmt
- * @class: the first tag in the formats' text or in @fmt's %s arguments
+ * @class: the first tag in @fmt, else in @fmt's first %s arguments
  */
 struct printk_msgid {
 	const char *fmt;
@@ -55,39 +54,36 @@ const char *printk_msgid_canonical(const char *fmt, size_t *len);
 u32 printk_msgid_hash(const char *fmt);
 void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args);
 char *printk_msgid_render(char *buf, u32 id);
-u16 __printk_msgid_prefix(char *buf, const char *fmt, va_list args);
+u16 printk_msgid_prefix(char *buf, const struct printf_trace *trace);
+#if IS_ENABLED(CONFIG_KUNIT)
+unsigned long printk_msgid_hashed_here(void);
+#endif
 
 #ifdef CONFIG_PRINTK_MSGID
 
 DECLARE_STATIC_KEY_FALSE(printk_msgid_key);
 
 /**
- * printk_msgid_prefix - write the identifier prefix of a new record
- * @buf: room for PRINTK_MSGID_PREFIX_LEN bytes
+ * printk_msgid_wanted - whether a new record carries an identifier
  * @facility: the record's facility; only kernel messages (0) are identified
- * @fmt: the format passed to vprintk_emit()
- * @args: its arguments; they are not consumed
  *
- * Called once per new record, so that a record never changes its mind
- * while printk.msgid is toggled. When the switch is off this is one
- * static branch.
+ * Asked once per record, so that a record never changes its mind while
+ * printk.msgid is toggled. When the switch is off this is one static
+ * branch.
  *
- * Return: the number of bytes written to @buf: 0 or PRINTK_MSGID_PREFIX_LEN.
+ * Return: true if the record is to be sized with vsnprintf_trace() and
+ * given a prefix by printk_msgid_prefix().
  */
-static inline u16 printk_msgid_prefix(char *buf, int facility,
-				      const char *fmt, va_list args)
+static inline bool printk_msgid_wanted(int facility)
 {
-	if (!static_branch_unlikely(&printk_msgid_key) || facility != 0)
-		return 0;
-	return __printk_msgid_prefix(buf, fmt, args);
+	return static_branch_unlikely(&printk_msgid_key) && facility == 0;
 }
 
 #else /* !CONFIG_PRINTK_MSGID */
 
-static inline u16 printk_msgid_prefix(char *buf, int facility,
-				      const char *fmt, va_list args)
+static inline bool printk_msgid_wanted(int facility)
 {
-	return 0;
+	return false;
 }
 
 #endif /* CONFIG_PRINTK_MSGID */

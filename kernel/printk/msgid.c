@@ -12,20 +12,27 @@
  * log level or the load address, so it is the same on every machine that
  * runs the same source. Documentation/admin-guide/msgid.rst has the exact
  * rule and the tools that map an identifier back to its call site.
+ *
+ * This file does not parse formats: vprintk_store() sizes every record
+ * with vsnprintf() anyway, and with identifiers on it does so with
+ * vsnprintf_trace(), which reports the format it reached through %pV and
+ * the %s arguments of that format, exactly as it formatted them.
  */
 
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
 #include <linux/crc32.h>
-#include <linux/ctype.h>
 #include <linux/debugfs.h>
-#include <linux/err.h>
 #include <linux/hash.h>
 #include <linux/hex.h>
 #include <linux/init.h>
 #include <linux/kstrtox.h>
 #include <linux/moduleparam.h>
+#include <linux/percpu.h>
 #include <linux/printk.h>
 #include <linux/printk_msgid.h>
 #include <linux/seq_file.h>
+#include <linux/sprintf.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <kunit/visibility.h>
@@ -37,274 +44,7 @@
 DEFINE_STATIC_KEY_FALSE(printk_msgid_key);
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_key);
 
-/* The largest precision vsnprintf() honours. */
-#define MSGID_PRECISION_MAX	32767
-
-/* The longest tag, HW_ERR. */
-#define MSGID_TAG_MAX		(sizeof(HW_ERR) - 1)
-
-static const struct {
-	const char *tag;
-	unsigned int len;
-	const char *name;
-} msgid_classes[PRINTK_MSGID_NR_CLASSES] = {
-	[PRINTK_MSGID_NONE]	  = { "", 0, "none" },
-	[PRINTK_MSGID_HW_ERR]	  = { HW_ERR, sizeof(HW_ERR) - 1, "hardware" },
-	[PRINTK_MSGID_FW_BUG]	  = { FW_BUG, sizeof(FW_BUG) - 1, "firmware-bug" },
-	[PRINTK_MSGID_FW_WARN]	  = { FW_WARN, sizeof(FW_WARN) - 1, "firmware-warn" },
-	[PRINTK_MSGID_FW_INFO]	  = { FW_INFO, sizeof(FW_INFO) - 1, "firmware-info" },
-	[PRINTK_MSGID_DEPRECATED] = { DEPRECATED, sizeof(DEPRECATED) - 1, "deprecated" },
-};
-
-/* Which tag, if any, starts at @s ('['), with @len bytes readable. */
-static enum printk_msgid_class msgid_tag_at(const char *s, size_t len)
-{
-	int c;
-
-	for (c = PRINTK_MSGID_NONE + 1; c < PRINTK_MSGID_NR_CLASSES; c++) {
-		if (len >= msgid_classes[c].len &&
-		    !memcmp(s, msgid_classes[c].tag, msgid_classes[c].len))
-			return c;
-	}
-	return PRINTK_MSGID_NONE;
-}
-
-/* The first tag in a %s argument, as much of it as vsnprintf() prints. */
-static enum printk_msgid_class msgid_tag_in_arg(const char *s, int precision)
-{
-	const char *p, *end;
-
-	/* vsnprintf() prints "(null)" or "(efault)" for these. */
-	if ((unsigned long)s < PAGE_SIZE || IS_ERR(s))
-		return PRINTK_MSGID_NONE;
-
-	/* No precision: one pass over the string, no strlen() first. */
-	if (precision < 0) {
-		for (p = strchr(s, '['); p; p = strchr(p + 1, '[')) {
-			enum printk_msgid_class c = msgid_tag_at(p, strnlen(p, MSGID_TAG_MAX));
-
-			if (c)
-				return c;
-		}
-		return PRINTK_MSGID_NONE;
-	}
-
-	end = s + strnlen(s, precision);
-	for (p = memchr(s, '[', end - s); p; p = memchr(p + 1, '[', end - p - 1)) {
-		enum printk_msgid_class c = msgid_tag_at(p, end - p);
-
-		if (c)
-			return c;
-	}
-	return PRINTK_MSGID_NONE;
-}
-
-/*
- * What a format takes from its arguments, one 3-bit code per argument, up
- * to its first %pV or its last %s that is scanned for a tag. The walk
- * records it; a later call of a cached format replays it instead of parsing
- * the format again (msgid_replay()).
- */
-enum msgid_arg {
-	MSGID_ARG_END,		/* no further argument matters */
-	MSGID_ARG_INT,		/* int or shorter; a '*' width or precision */
-	MSGID_ARG_LONG,
-	MSGID_ARG_LLONG,
-	MSGID_ARG_SIZE,
-	MSGID_ARG_PTRDIFF,
-	MSGID_ARG_PTR,		/* %p but %pV; a %s after a tag in the text */
-	MSGID_ARG_STR,		/* a %s, without precision, scanned for a tag */
-};
-
-#define MSGID_ARG_BITS		3
-#define MSGID_ARG_MASK		((1U << MSGID_ARG_BITS) - 1)
-/* As many codes as fit in the 32 low bits of a plan cache entry. */
-#define MSGID_PLAN_ARGS		10
-
-/*
- * One format's walk: its arguments as codes, the first tag in its text,
- * whether it ends at a %pV, and whether a replay can stand for it.
- */
-struct msgid_plan {
-	u32 args;
-	unsigned int nargs;
-	unsigned int nused;
-	enum printk_msgid_class lit;
-	enum printk_msgid_class str;
-	bool pv;
-	bool scans;
-	bool exact;
-};
-
-static void msgid_plan_add(struct msgid_plan *plan, enum msgid_arg arg)
-{
-	if (plan->nargs < MSGID_PLAN_ARGS)
-		plan->args |= arg << (plan->nargs * MSGID_ARG_BITS);
-	plan->nargs++;
-}
-
-/*
- * @plan ends at a %pV: its %s arguments were the wrapper's own, so forget
- * what they showed, and make the replay skip them.
- */
-static void msgid_plan_wrapper(struct msgid_plan *plan)
-{
-	unsigned int i;
-
-	for (i = 0; i < min(plan->nargs, MSGID_PLAN_ARGS); i++) {
-		if (((plan->args >> (i * MSGID_ARG_BITS)) & MSGID_ARG_MASK) == MSGID_ARG_STR)
-			plan->args ^= (MSGID_ARG_STR ^ MSGID_ARG_PTR) << (i * MSGID_ARG_BITS);
-	}
-	plan->str = PRINTK_MSGID_NONE;
-	plan->scans = false;
-	plan->exact = true;
-	plan->nused = plan->nargs;
-	plan->pv = true;
-}
-
-/* The identity of a format depends on nothing but the format. */
-static bool msgid_plan_plain(const struct msgid_plan *plan)
-{
-	return !plan->pv && !plan->scans;
-}
-
-/*
- * Walk @fmt the way vsnprintf() does, consuming one argument of the right
- * type from @ap for each conversion, and note in @plan the first tag in the
- * literal text (lit) and the first one in a %s argument before it (str). A
- * %s is scanned only until the text itself has shown a tag, and, in a
- * format that passes on a %pV, not at all: there the %s arguments are the
- * wrapper's own (driver, device, interface names), not the message's.
- * @plan also records what was consumed, for msgid_replay().
- *
- * Return: the struct va_format of the first %pV, or NULL when the format
- * ends without one, or where vsnprintf() would stop formatting (%n, an
- * unknown conversion, a trailing '%').
- */
-static const struct va_format *msgid_walk(const char *fmt, va_list *ap,
-					  struct msgid_plan *plan)
-{
-	const char *p = fmt;
-
-	*plan = (struct msgid_plan){ .exact = true };
-	for (;;) {
-		bool precision_arg = false;
-		int precision = -1;
-		const char *s;
-		char qualifier;
-
-		for (; *p != '%'; p++) {
-			if (!*p)
-				return NULL;
-			if (*p == '[' && !plan->lit)
-				plan->lit = msgid_tag_at(p, strnlen(p, MSGID_TAG_MAX));
-		}
-		p++;
-
-		while (*p == '-' || *p == '+' || *p == ' ' || *p == '#' || *p == '0')
-			p++;
-
-		if (*p == '*') {
-			(void)va_arg(*ap, int);
-			msgid_plan_add(plan, MSGID_ARG_INT);
-			p++;
-		} else {
-			while (isdigit(*p))
-				p++;
-		}
-
-		if (*p == '.') {
-			p++;
-			if (*p == '*') {
-				precision = va_arg(*ap, int);
-				precision_arg = true;
-				msgid_plan_add(plan, MSGID_ARG_INT);
-				p++;
-			} else if (isdigit(*p)) {
-				precision = 0;
-				for (; isdigit(*p); p++)
-					precision = min(precision * 10 + (*p - '0'),
-							MSGID_PRECISION_MAX);
-			}
-		}
-
-		qualifier = 0;
-		if (*p == 'h' || *p == 'l' || *p == 'L' || *p == 'z' || *p == 't') {
-			qualifier = *p++;
-			if (qualifier == 'l' && *p == 'l') {
-				qualifier = 'L';
-				p++;
-			} else if (qualifier == 'h' && *p == 'h') {
-				p++;
-			}
-		}
-
-		switch (*p++) {
-		case '%':
-			break;
-		case 'c':
-			(void)va_arg(*ap, int);
-			msgid_plan_add(plan, MSGID_ARG_INT);
-			break;
-		case 's':
-			s = va_arg(*ap, const char *);
-			if (plan->lit) {
-				msgid_plan_add(plan, MSGID_ARG_PTR);
-				break;
-			}
-			/* A replay scans whole strings: no precision. */
-			if (precision >= 0 || precision_arg)
-				plan->exact = false;
-			msgid_plan_add(plan, MSGID_ARG_STR);
-			plan->nused = plan->nargs;
-			plan->scans = true;
-			if (!plan->str)
-				plan->str = msgid_tag_in_arg(s, precision);
-			break;
-		case 'p':
-			s = va_arg(*ap, const void *);
-			if (*p == 'V') {
-				msgid_plan_wrapper(plan);
-				return (const struct va_format *)s;
-			}
-			msgid_plan_add(plan, MSGID_ARG_PTR);
-			while (isalnum(*p))
-				p++;
-			break;
-		case 'd':
-		case 'i':
-		case 'o':
-		case 'u':
-		case 'x':
-		case 'X':
-			switch (qualifier) {
-			case 'L':
-				(void)va_arg(*ap, long long);
-				msgid_plan_add(plan, MSGID_ARG_LLONG);
-				break;
-			case 'l':
-				(void)va_arg(*ap, long);
-				msgid_plan_add(plan, MSGID_ARG_LONG);
-				break;
-			case 'z':
-				(void)va_arg(*ap, size_t);
-				msgid_plan_add(plan, MSGID_ARG_SIZE);
-				break;
-			case 't':
-				(void)va_arg(*ap, ptrdiff_t);
-				msgid_plan_add(plan, MSGID_ARG_PTRDIFF);
-				break;
-			default:
-				(void)va_arg(*ap, int);
-				msgid_plan_add(plan, MSGID_ARG_INT);
-				break;
-			}
-			break;
-		default:
-			return NULL;
-		}
-	}
-}
+/* ---- The rule: canonical form and hash ---------------------------------- */
 
 /**
  * printk_msgid_canonical - the part of a format that is hashed
@@ -348,275 +88,229 @@ u32 printk_msgid_hash(const char *fmt)
 }
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_hash);
 
-/* ---- Identifier cache (begin) ------------------------------------------
- *
- * Formats in the kernel's .rodata never change, so what is learnt about
- * them is kept in small direct-mapped tables, keyed by the offset in
- * .rodata. An entry is one 64-bit word, read and written whole with
- * READ_ONCE()/WRITE_ONCE(), so that a reader never sees a torn entry: no
- * lock, no allocation, safe in NMI. Each entry holds its own key, so an
- * entry is never taken for another format's, and racing writers only
- * overwrite each other with equally valid entries. Formats elsewhere
- * (modules, buffers) are never cached.
- *
- * A slot of msgid_cache holds, in its first word, what a format needs on
- * the next call: for a plain format (no %pV, no %s scanned for a tag: see
- * msgid_plan_plain()) its identifier, for the others the plan of their
- * walk, replayed instead of parsing the format again:
- *   bits  0..31  identifier (plain); else argument codes in bits 0..29
- *                (struct msgid_plan), the first in bits 0..2, and bit 30
- *                set when the last argument is the struct va_format of a %pV
- *   bits 32..34  first tag in the format's text
- *   bit  35      plain
- *   bits 36..63  offset of the format in .rodata, never 0
- *
- * and in its second word, in the same cache line, the identifier of a
- * format that is not plain, for the calls that end there (a caller's
- * format with %s arguments):
- *   bits  0..31  identifier
- *   bits 36..63  offset of the format in .rodata, never 0
- *
- * msgid_strs holds the tag of a %s argument that is a string in .rodata
- * (__func__, a driver's name):
- *   bits 32..34  first tag in the string
- *   bits 36..63  offset of the string in .rodata, never 0
- */
-#define MSGID_CACHE_CLASS_SHIFT	32
-#define MSGID_CACHE_PLAIN	BIT_ULL(35)
-#define MSGID_CACHE_PV		BIT_ULL(30)
-#define MSGID_CACHE_ARGS	GENMASK(29, 0)
+/* ---- Classes: the tags of include/linux/printk.h ------------------------ */
 
-/* The tag (bits 32..34) of an entry of any of the tables. */
+static const struct {
+	const char *tag;
+	unsigned int len;
+	const char *name;
+} msgid_classes[PRINTK_MSGID_NR_CLASSES] = {
+	[PRINTK_MSGID_NONE]	  = { "", 0, "none" },
+	[PRINTK_MSGID_HW_ERR]	  = { HW_ERR, sizeof(HW_ERR) - 1, "hardware" },
+	[PRINTK_MSGID_FW_BUG]	  = { FW_BUG, sizeof(FW_BUG) - 1, "firmware-bug" },
+	[PRINTK_MSGID_FW_WARN]	  = { FW_WARN, sizeof(FW_WARN) - 1, "firmware-warn" },
+	[PRINTK_MSGID_FW_INFO]	  = { FW_INFO, sizeof(FW_INFO) - 1, "firmware-info" },
+	[PRINTK_MSGID_DEPRECATED] = { DEPRECATED, sizeof(DEPRECATED) - 1, "deprecated" },
+};
+
+/* The first tag in the @len bytes at @s. */
+static enum printk_msgid_class msgid_tag_in(const char *s, size_t len)
+{
+	const char *end = s + len;
+	const char *p;
+	int c;
+
+	for (p = memchr(s, '[', len); p; p = memchr(p + 1, '[', end - p - 1)) {
+		for (c = PRINTK_MSGID_NONE + 1; c < PRINTK_MSGID_NR_CLASSES; c++) {
+			if (end - p >= msgid_classes[c].len &&
+			    !memcmp(p, msgid_classes[c].tag, msgid_classes[c].len))
+				return c;
+		}
+	}
+	return PRINTK_MSGID_NONE;
+}
+
+/* ---- Statistics --------------------------------------------------------- */
+
+/*
+ * Counted in <debugfs>/printk/msgid: per CPU, so that no
+ * record writes a line that all CPUs share. this_cpu_inc() is one
+ * instruction on x86, arm64 and s390; elsewhere an NMI that prints between
+ * its load and store makes the interrupted record's count lost.
+ *
+ * Records can be identified before the per-CPU areas exist: the switch is
+ * an early parameter. setup_per_cpu_areas() copies the static per-CPU
+ * image to every CPU's area, and on x86 prints while the boot CPU still
+ * uses the image, so counts made there would be multiplied or lost. Until
+ * an early initcall, after it and before the other CPUs come up, turns
+ * msgid_percpu on, records are counted in msgid_early instead.
+ */
+struct msgid_stats {
+	unsigned long count[PRINTK_MSGID_NR_CLASSES];
+	unsigned long hashed;
+};
+
+static DEFINE_PER_CPU(struct msgid_stats, msgid_stats);
+static DEFINE_STATIC_KEY_FALSE(msgid_percpu);
+static struct {
+	atomic_long_t count[PRINTK_MSGID_NR_CLASSES];
+	atomic_long_t hashed;
+} msgid_early;
+
+static void msgid_count_hashed(void)
+{
+	if (static_branch_likely(&msgid_percpu))
+		this_cpu_inc(msgid_stats.hashed);
+	else
+		atomic_long_inc(&msgid_early.hashed);
+}
+
+static void msgid_count(enum printk_msgid_class class)
+{
+	if (static_branch_likely(&msgid_percpu))
+		this_cpu_inc(msgid_stats.count[class]);
+	else
+		atomic_long_inc(&msgid_early.count[class]);
+}
+
+/*
+ * ---- The cache -------------------------------------------------------------
+ *
+ * Strings in the kernel's .rodata never change, so what is learnt about
+ * them is kept in one small direct-mapped table, msgid_cache. Its rules:
+ *
+ *  - Keys only for immutable vmlinux .rodata: the offset of a format or
+ *    string in it, never 0, and never for __ro_after_init data, which init
+ *    code may still write. Formats of modules and in buffers are not kept.
+ *  - A value depends only on its key: the identifier and tag of a format,
+ *    or the tag of a %s argument. Two writers of one key write the same
+ *    entry; writers of two keys that share a slot each write a valid entry,
+ *    and the last one stays.
+ *  - An entry is one 64-bit word holding its own key, read with READ_ONCE()
+ *    and written with WRITE_ONCE() whole: a reader sees an entry written
+ *    whole or 0, never a torn one, and an entry of another key is a miss.
+ *    No lock and no allocation, so any context may use it, NMI included.
+ *    32-bit kernels do not have the cache (no single-copy 64-bit access).
+ *
+ *   bits  0..31  identifier of a format (0 for a string)
+ *   bits 32..34  first tag in the text (enum printk_msgid_class)
+ *   bit  35      the key is a %s argument's string, not a format
+ *   bits 36..63  offset in .rodata
+ */
+#define MSGID_CACHE_BITS	10
+#define MSGID_CACHE_CLASS_SHIFT	32
+#define MSGID_CACHE_STR		BIT_ULL(35)
+#define MSGID_CACHE_OFF_SHIFT	36
+
 static enum printk_msgid_class msgid_entry_class(u64 e)
 {
 	return (e >> MSGID_CACHE_CLASS_SHIFT) & 7;
 }
 
 #ifdef CONFIG_64BIT
-#define MSGID_CACHE_BITS	9
-#define MSGID_CACHE_OFF_SHIFT	36
+static u64 msgid_cache[1 << MSGID_CACHE_BITS];
 
-static u64 msgid_cache[1 << MSGID_CACHE_BITS][2] __aligned(16);
-static u64 msgid_strs[1 << MSGID_CACHE_BITS];
-
-/*
- * The key of @fmt, or 0 when @fmt is not cached: outside .rodata, or in
- * its __ro_after_init part, which init code may still write.
- */
-static u64 msgid_cache_key(const char *fmt)
+/* The key of @s, 0 if @s is not kept; @kind is 0 or MSGID_CACHE_STR. */
+static u64 msgid_cache_key(const char *s, u64 kind)
 {
-	unsigned long off = (unsigned long)fmt - (unsigned long)__start_rodata;
+	unsigned long off = (unsigned long)s - (unsigned long)__start_rodata;
 
-	if (!is_kernel_rodata((unsigned long)fmt) || !off ||
+	if (!is_kernel_rodata((unsigned long)s) || !off ||
 	    off >= BIT_ULL(64 - MSGID_CACHE_OFF_SHIFT) ||
-	    is_kernel_ro_after_init((unsigned long)fmt))
+	    is_kernel_ro_after_init((unsigned long)s))
 		return 0;
-	return (u64)off << MSGID_CACHE_OFF_SHIFT;
+	return (u64)off << MSGID_CACHE_OFF_SHIFT | kind;
 }
 
-static unsigned int msgid_cache_slot(u64 key)
+static u64 *msgid_cache_slot(u64 key)
 {
-	return hash_32(key >> MSGID_CACHE_OFF_SHIFT, MSGID_CACHE_BITS);
+	return &msgid_cache[hash_32(key >> MSGID_CACHE_OFF_SHIFT, MSGID_CACHE_BITS)];
 }
 
-/* The entry of @key in @entry, or 0. */
-static u64 msgid_entry_get(const u64 *entry, u64 key)
+/* The entry of @key, or 0. */
+static u64 msgid_cache_get(u64 key)
 {
 	u64 e;
 
 	if (!key)
 		return 0;
-	e = READ_ONCE(*entry);
-	return (e >> MSGID_CACHE_OFF_SHIFT) == (key >> MSGID_CACHE_OFF_SHIFT) ? e : 0;
+	e = READ_ONCE(*msgid_cache_slot(key));
+	return (e ^ key) >> (MSGID_CACHE_OFF_SHIFT - 1) ? 0 : e;
 }
 
-static void msgid_entry_put(u64 *entry, u64 key, u64 val)
-{
-	if (key)
-		WRITE_ONCE(*entry, key | val);
-}
-
-/* A plain format's identifier entry, or a plan entry, or 0. */
-static u64 msgid_cache_get(u64 key)
-{
-	return msgid_entry_get(&msgid_cache[msgid_cache_slot(key)][0], key);
-}
-
-static void msgid_cache_put_plain(u64 key, u32 id, enum printk_msgid_class lit)
+static void msgid_cache_put(u64 key, u64 val)
 {
 	BUILD_BUG_ON(PRINTK_MSGID_NR_CLASSES > 8);
-	msgid_entry_put(&msgid_cache[msgid_cache_slot(key)][0], key,
-			MSGID_CACHE_PLAIN | (u64)lit << MSGID_CACHE_CLASS_SHIFT | id);
-}
-
-static void msgid_plan_put(u64 key, const struct msgid_plan *plan)
-{
-	BUILD_BUG_ON(MSGID_PLAN_ARGS * MSGID_ARG_BITS > 30);
-	/* Nothing to replay, or a replay would not do what the walk did. */
-	if (msgid_plan_plain(plan) || !plan->exact || plan->nused > MSGID_PLAN_ARGS)
-		return;
-	msgid_entry_put(&msgid_cache[msgid_cache_slot(key)][0], key,
-			(plan->pv ? MSGID_CACHE_PV : 0) |
-			(u64)plan->lit << MSGID_CACHE_CLASS_SHIFT |
-			(plan->args & (u32)(BIT_ULL(plan->nused * MSGID_ARG_BITS) - 1)));
-}
-
-/* The identifier entry of a format that is not plain, or 0. */
-static u64 msgid_id_get(u64 key)
-{
-	return msgid_entry_get(&msgid_cache[msgid_cache_slot(key)][1], key);
-}
-
-static void msgid_id_put(u64 key, u32 id)
-{
-	msgid_entry_put(&msgid_cache[msgid_cache_slot(key)][1], key, id);
-}
-
-/* The first tag in %s argument @s; looked for once if @s is in .rodata. */
-static enum printk_msgid_class msgid_str_class(const char *s)
-{
-	u64 key = msgid_cache_key(s);
-	u64 *entry = &msgid_strs[msgid_cache_slot(key)];
-	u64 e = msgid_entry_get(entry, key);
-	enum printk_msgid_class c;
-
-	if (e)
-		return msgid_entry_class(e);
-	c = msgid_tag_in_arg(s, -1);
-	msgid_entry_put(entry, key, (u64)c << MSGID_CACHE_CLASS_SHIFT);
-	return c;
+	if (key)
+		WRITE_ONCE(*msgid_cache_slot(key), key | val);
 }
 #else
-static inline u64 msgid_cache_key(const char *fmt) { return 0; }
+static inline u64 msgid_cache_key(const char *s, u64 kind) { return 0; }
 static inline u64 msgid_cache_get(u64 key) { return 0; }
-static inline void msgid_cache_put_plain(u64 key, u32 id,
-					 enum printk_msgid_class lit) { }
-static inline void msgid_plan_put(u64 key, const struct msgid_plan *plan) { }
-static inline u64 msgid_id_get(u64 key) { return 0; }
-static inline void msgid_id_put(u64 key, u32 id) { }
-static inline enum printk_msgid_class msgid_str_class(const char *s)
-{
-	return msgid_tag_in_arg(s, -1);
-}
+static inline void msgid_cache_put(u64 key, u64 val) { }
 #endif /* CONFIG_64BIT */
 
-/*
- * Consume from @ap what the format of plan entry @e takes, as msgid_walk()
- * did when it recorded the plan, and set @class the same way: every %s
- * scanned comes before the first tag in the text, by construction.
- */
-static const struct va_format *msgid_replay(u64 e, va_list *ap,
-					    enum printk_msgid_class *class)
+/* A format not in the cache: hash it, and keep it if it is in .rodata. */
+static noinline u64 msgid_hash_format(const char *fmt, u64 key)
 {
-	u32 args;
+	const char *s;
+	size_t len;
+	u64 e;
 
-	for (args = e & MSGID_CACHE_ARGS; args; args >>= MSGID_ARG_BITS) {
-		const char *s;
-
-		switch (args & MSGID_ARG_MASK) {
-		case MSGID_ARG_INT:
-			(void)va_arg(*ap, int);
-			break;
-		case MSGID_ARG_LONG:
-			(void)va_arg(*ap, long);
-			break;
-		case MSGID_ARG_LLONG:
-			(void)va_arg(*ap, long long);
-			break;
-		case MSGID_ARG_SIZE:
-			(void)va_arg(*ap, size_t);
-			break;
-		case MSGID_ARG_PTRDIFF:
-			(void)va_arg(*ap, ptrdiff_t);
-			break;
-		case MSGID_ARG_PTR:
-			(void)va_arg(*ap, const void *);
-			break;
-		case MSGID_ARG_STR:
-			s = va_arg(*ap, const char *);
-			if (!*class)
-				*class = msgid_str_class(s);
-			break;
-		}
-	}
-	if (!*class)
-		*class = msgid_entry_class(e);
-	if (e & MSGID_CACHE_PV)
-		return va_arg(*ap, const struct va_format *);
-	return NULL;
+	s = printk_msgid_canonical(fmt, &len);
+	e = (u64)msgid_tag_in(s, len) << MSGID_CACHE_CLASS_SHIFT |
+	    printk_msgid_hash(fmt);
+	msgid_cache_put(key, e);
+	msgid_count_hashed();
+	return e;
 }
 
-/* ---- Identifier cache (end) -------------------------------------------- */
-
-/*
- * Identify the call as @fmt, a cached plain format of entry @e; @class is
- * the tag found in %s arguments on the way, if any, else the format's own.
- */
-static void msgid_set_plain(struct printk_msgid *msgid, const char *fmt,
-			    u64 e, enum printk_msgid_class class)
+/* Identifier (bits 0..31) and tag (bits 32..34) of the caller's format. */
+static __always_inline u64 msgid_format(const char *fmt)
 {
-	msgid->fmt = fmt;
-	msgid->id = (u32)e;
-	msgid->class = class ?: msgid_entry_class(e);
+	u64 key = msgid_cache_key(fmt, 0);
+	u64 e = msgid_cache_get(key);
+
+	return likely(e) ? e : msgid_hash_format(fmt, key);
 }
 
-/*
- * The rest of printk_msgid_get(), for a format that is not a cached plain
- * one: replay or walk each format from @fmt (key @key, cache entry @e) on,
- * following %pV, and identify the last.
- */
-static noinline void msgid_follow(struct printk_msgid *msgid, const char *fmt,
-				  va_list args, u64 key, u64 e)
+/* The first tag in what vsnprintf() printed of a %s argument. */
+static enum printk_msgid_class msgid_str_class(const char *s, int precision)
+{
+	enum printk_msgid_class c;
+	u64 key, e;
+
+	if (!s)
+		return PRINTK_MSGID_NONE;
+	if (precision >= 0)
+		return msgid_tag_in(s, strnlen(s, precision));
+
+	key = msgid_cache_key(s, MSGID_CACHE_STR);
+	e = msgid_cache_get(key);
+	if (e)
+		return msgid_entry_class(e);
+	c = msgid_tag_in(s, strlen(s));
+	msgid_cache_put(key, (u64)c << MSGID_CACHE_CLASS_SHIFT);
+	return c;
+}
+
+/* ---- Identifying a record ----------------------------------------------- */
+
+static noinline enum printk_msgid_class
+msgid_strs_class(const struct printf_trace *trace)
 {
 	enum printk_msgid_class class = PRINTK_MSGID_NONE;
-	enum printk_msgid_class lit = PRINTK_MSGID_NONE;
-	const struct va_format *vaf;
-	struct msgid_plan plan;
-	bool plain = false;
-	va_list ap;
-	int depth;
+	unsigned int i;
 
-	va_copy(ap, args);
-	for (depth = 0; ; depth++) {
-		if (e) {
-			/* A plan: only formats that are not plain have one. */
-			vaf = msgid_replay(e, &ap, &class);
-		} else {
-			vaf = msgid_walk(fmt, &ap, &plan);
-			msgid_plan_put(key, &plan);
-			if (!class)
-				class = plan.str ?: plan.lit;
-			lit = plan.lit;
-			plain = msgid_plan_plain(&plan);
-		}
-		va_end(ap);
-		if (!vaf || depth == PRINTK_MSGID_MAX_DEPTH ||
-		    (unsigned long)vaf < PAGE_SIZE || IS_ERR(vaf) ||
-		    !vaf->fmt || !vaf->va)
-			break;
-		fmt = vaf->fmt;
-		key = msgid_cache_key(fmt);
-		e = msgid_cache_get(key);
-		if (e & MSGID_CACHE_PLAIN) {
-			/* Nothing more to learn from the arguments. */
-			msgid_set_plain(msgid, fmt, e, class);
-			return;
-		}
-		va_copy(ap, *vaf->va);
-	}
+	for (i = 0; !class && i < min(trace->nstr, PRINTF_TRACE_STRS); i++)
+		class = msgid_str_class(trace->str[i].s, trace->str[i].precision);
+	return class;
+}
 
-	msgid->fmt = fmt;
-	msgid->class = class;
-	if (plain) {
-		/* Walked, so not cached yet: a plain format has no plan. */
-		msgid->id = printk_msgid_hash(fmt);
-		msgid_cache_put_plain(key, msgid->id, lit);
-		return;
-	}
-	e = msgid_id_get(key);
-	msgid->id = e ? (u32)e : printk_msgid_hash(fmt);
-	if (!e)
-		msgid_id_put(key, msgid->id);
+/*
+ * The class is the first tag in the caller's format (entry @e), else the
+ * first one in its first PRINTF_TRACE_STRS %s arguments: GHES and CPER
+ * pass HW_ERR through "%s". The %s arguments of wrappers (device, driver
+ * and interface names) are not message text and are not looked at.
+ */
+static __always_inline enum printk_msgid_class
+msgid_class(u64 e, const struct printf_trace *trace)
+{
+	enum printk_msgid_class class = msgid_entry_class(e);
+
+	if (class || !trace->nstr)
+		return class;
+	return msgid_strs_class(trace);
 }
 
 /**
@@ -625,22 +319,22 @@ static noinline void msgid_follow(struct printk_msgid *msgid, const char *fmt,
  * @fmt: the format passed to printk()
  * @args: its arguments; they are not consumed
  *
- * Follows the first %pV of each format to the format it carries, at most
- * PRINTK_MSGID_MAX_DEPTH times. A %pV whose struct va_format is NULL, an
- * error pointer, below PAGE_SIZE or has no format ends the search, as it
- * ends the formatting in vsnprintf().
+ * Sizes the message with vsnprintf_trace() to find the caller's format,
+ * as vprintk_store() does for every identified record.
  */
 void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 {
-	u64 key = msgid_cache_key(fmt);
-	u64 e = msgid_cache_get(key);
+	struct printf_trace trace;
+	va_list ap;
+	u64 e;
 
-	/* The common case, a format seen before that no argument changes. */
-	if (e & MSGID_CACHE_PLAIN) {
-		msgid_set_plain(msgid, fmt, e, PRINTK_MSGID_NONE);
-		return;
-	}
-	msgid_follow(msgid, fmt, args, key, e);
+	va_copy(ap, args);
+	vsnprintf_trace(NULL, 0, fmt, ap, &trace);
+	va_end(ap);
+	e = msgid_format(trace.fmt);
+	msgid->fmt = trace.fmt;
+	msgid->id = (u32)e;
+	msgid->class = msgid_class(e, &trace);
 }
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_get);
 
@@ -665,30 +359,46 @@ char *printk_msgid_render(char *buf, u32 id)
 }
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_render);
 
-/* Per-class statistics of identified records, for debugfs. */
-static atomic_long_t msgid_count[PRINTK_MSGID_NR_CLASSES];
+/* The last identifier of each tagged class: rare, so one shared word. */
 static u32 msgid_last[PRINTK_MSGID_NR_CLASSES];
 
 /**
- * __printk_msgid_prefix - identify a new record and write its prefix
+ * printk_msgid_prefix - identify a new record and write its prefix
  * @buf: room for PRINTK_MSGID_PREFIX_LEN bytes
- * @fmt: the format passed to vprintk_emit()
- * @args: its arguments; they are not consumed
+ * @trace: what vsnprintf_trace() reported when it sized the record
  *
  * Safe in any context, NMI included: no lock, no allocation.
  *
  * Return: PRINTK_MSGID_PREFIX_LEN.
  */
-u16 __printk_msgid_prefix(char *buf, const char *fmt, va_list args)
+u16 printk_msgid_prefix(char *buf, const struct printf_trace *trace)
 {
-	struct printk_msgid msgid;
+	u64 e = msgid_format(trace->fmt);
+	enum printk_msgid_class class = msgid_class(e, trace);
 
-	printk_msgid_get(&msgid, fmt, args);
-	WRITE_ONCE(msgid_last[msgid.class], msgid.id);
-	atomic_long_inc(&msgid_count[msgid.class]);
-	printk_msgid_render(buf, msgid.id);
+	msgid_count(class);
+	if (class)
+		WRITE_ONCE(msgid_last[class], (u32)e);
+	printk_msgid_render(buf, (u32)e);
 	return PRINTK_MSGID_PREFIX_LEN;
 }
+
+/**
+ * printk_msgid_hashed_here - how many formats this CPU has hashed
+ *
+ * Formats answered by the cache are not counted; for KUnit.
+ *
+ * Return: the count of this CPU; the caller keeps it from migrating.
+ */
+#if IS_ENABLED(CONFIG_KUNIT)
+unsigned long printk_msgid_hashed_here(void)
+{
+	return this_cpu_read(msgid_stats.hashed);
+}
+EXPORT_SYMBOL_IF_KUNIT(printk_msgid_hashed_here);
+#endif
+
+/* ---- Parameters and the debugfs file ------------------------------------ */
 
 static int msgid_param_set(const char *val, const struct kernel_param *kp)
 {
@@ -732,36 +442,48 @@ static int __init msgid_early_param(char *val)
 }
 early_param("printk.msgid", msgid_early_param);
 
+static int __init msgid_stats_init(void)
+{
+	static_branch_enable(&msgid_percpu);
+	return 0;
+}
+early_initcall(msgid_stats_init);
+
 static int msgid_stats_show(struct seq_file *s, void *unused)
 {
-	int c;
+	unsigned long n, hashed = atomic_long_read(&msgid_early.hashed);
+	int c, cpu;
+
+	for_each_possible_cpu(cpu)
+		hashed += per_cpu(msgid_stats.hashed, cpu);
 
 	seq_puts(s, "# class count last_id\n");
 	for (c = 0; c < PRINTK_MSGID_NR_CLASSES; c++) {
-		long n = atomic_long_read(&msgid_count[c]);
-
-		seq_printf(s, "%s %ld ", msgid_classes[c].name, n);
-		if (n)
+		n = atomic_long_read(&msgid_early.count[c]);
+		for_each_possible_cpu(cpu)
+			n += per_cpu(msgid_stats.count[c], cpu);
+		seq_printf(s, "%s %lu ", msgid_classes[c].name, n);
+		if (c && n)
 			seq_printf(s, "%08x\n", READ_ONCE(msgid_last[c]));
 		else
 			seq_puts(s, "-\n");
 	}
+	seq_printf(s, "# formats hashed: %lu\n", hashed);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(msgid_stats);
 
 static int __init msgid_debugfs_init(void)
 {
-	struct dentry *dir = debugfs_lookup("printk", NULL);
-
 	/* Next to the printk index, which creates printk/ when configured. */
-	if (IS_ERR_OR_NULL(dir)) {
+	struct dentry *dir = debugfs_lookup("printk", NULL);
+	bool found = !IS_ERR_OR_NULL(dir);
+
+	if (!found)
 		dir = debugfs_create_dir("printk", NULL);
-		debugfs_create_file("msgid", 0444, dir, NULL, &msgid_stats_fops);
-	} else {
-		debugfs_create_file("msgid", 0444, dir, NULL, &msgid_stats_fops);
+	debugfs_create_file("msgid", 0444, dir, NULL, &msgid_stats_fops);
+	if (found)
 		dput(dir);
-	}
 	return 0;
 }
 late_initcall(msgid_debugfs_init);

@@ -151,10 +151,9 @@ static void msgid_check_outer(struct kunit *test, const char *outer, ...)
 }
 
 /*
- * Every conversion must consume exactly its arguments, or the %pV after it
- * is read from the wrong slot. Small values make a wrong walk land on a
- * "pointer" below PAGE_SIZE, which ends the walk instead of crashing; the
- * 64-bit values split into two slots on 32-bit architectures.
+ * The %pV is found after every kind of conversion, each consuming its
+ * arguments: vsnprintf_trace() follows it where vsnprintf() formats it.
+ * The 64-bit values split into two slots on 32-bit architectures.
  */
 #define CHECK_WALK(conv, ...) \
 	msgid_check_outer(test, "a " conv " b %pV", __VA_ARGS__)
@@ -245,22 +244,18 @@ static void msgid_chain(struct printk_msgid *m, int levels, const char *fmt, ...
 	va_end(args);
 }
 
+/* As deep as vsnprintf() goes: it has no limit, nor has the trace. */
 static void msgid_depth_test(struct kunit *test)
 {
 	static const char *const leaf = "leaf %s %d";
 	struct printk_msgid m;
 	int levels;
 
-	for (levels = 0; levels <= PRINTK_MSGID_MAX_DEPTH; levels++) {
+	for (levels = 0; levels <= 12; levels++) {
 		msgid_chain(&m, levels, leaf, "x", 1);
 		KUNIT_EXPECT_PTR_EQ_MSG(test, m.fmt, leaf, "%d levels", levels);
 		KUNIT_EXPECT_EQ_MSG(test, m.id, msgid_vector_id(leaf), "%d levels", levels);
 	}
-
-	/* One more than the limit: the innermost wrapper is as far as it goes. */
-	msgid_chain(&m, PRINTK_MSGID_MAX_DEPTH + 1, leaf, "x", 1);
-	KUNIT_EXPECT_STREQ(test, m.fmt, "w%d: %pV");
-	KUNIT_EXPECT_EQ(test, m.id, msgid_vector_id("w%d: %pV"));
 }
 
 /* The wrapper formats of dev_printk() and netdev_printk() in 6.12. */
@@ -279,11 +274,14 @@ static void msgid_wrappers_test(struct kunit *test)
 	msgid_with_vaf(test, msgid_inner, msgid_wrappers_body, 7);
 }
 
-/* A %pV that cannot be followed leaves the current format as the caller's. */
+/*
+ * A %pV that vsnprintf() prints as "(null)" or "(efault)" leaves the
+ * current format as the caller's. (A va_format with a NULL fmt, or one
+ * that refers to itself, crashes vsnprintf() itself.)
+ */
 static void msgid_bad_vaf_test(struct kunit *test)
 {
 	static const char *const outer = "%s: %pV";
-	struct va_format nofmt = { .fmt = NULL, .va = NULL };
 	struct printk_msgid m;
 
 	msgid_get(&m, outer, "x", NULL);
@@ -292,56 +290,32 @@ static void msgid_bad_vaf_test(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, m.fmt, outer);
 	msgid_get(&m, outer, "x", (void *)16);
 	KUNIT_EXPECT_PTR_EQ(test, m.fmt, outer);
-	msgid_get(&m, outer, "x", &nofmt);
-	KUNIT_EXPECT_PTR_EQ(test, m.fmt, outer);
 	KUNIT_EXPECT_EQ(test, m.id, printk_msgid_hash(outer));
 }
 
-/* A va_format whose format is "%pV" and whose arguments point to itself. */
-static void msgid_selfref(struct printk_msgid *m, const char *fmt, ...)
-{
-	struct va_format *vaf;
-	va_list args, peek;
-
-	va_start(args, fmt);
-	va_copy(peek, args);
-	vaf = va_arg(peek, struct va_format *);
-	va_end(peek);
-	vaf->fmt = "%pV";
-	vaf->va = &args;
-	printk_msgid_get(m, fmt, args);
-	va_end(args);
-}
-
-static void msgid_selfref_test(struct kunit *test)
-{
-	struct va_format vaf;
-	struct printk_msgid m;
-
-	msgid_selfref(&m, "%pV", &vaf);
-	KUNIT_EXPECT_STREQ(test, m.fmt, "%pV");
-	KUNIT_EXPECT_EQ(test, m.id, msgid_vector_id("%pV"));
-}
-
-/* Where vsnprintf() stops formatting, the walk stops too. */
-static void msgid_malformed_test(struct kunit *test)
+/* Where vsnprintf() stops formatting, the trace stops too. */
+static void msgid_malformed_body(struct kunit *test, struct va_format *vaf)
 {
 	static const char *const stops[] = {
 		"x %y %pV", "x %n %pV", "x %q %pV", "x %ll %pV", "x %5", "x %.", "x %l",
 		"%", "abc %",
 	};
-	struct va_format vaf = { .fmt = msgid_inner, .va = NULL };
 	struct printk_msgid m;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(stops); i++) {
-		msgid_get(&m, stops[i], &vaf);
+		msgid_get(&m, stops[i], vaf);
 		KUNIT_EXPECT_PTR_EQ_MSG(test, m.fmt, stops[i], "format %s", stops[i]);
 		KUNIT_EXPECT_EQ_MSG(test, m.id, printk_msgid_hash(stops[i]),
 				    "format %s", stops[i]);
 	}
 	KUNIT_EXPECT_EQ(test, printk_msgid_hash("abc %"), msgid_vector_id("abc %"));
 	KUNIT_EXPECT_EQ(test, printk_msgid_hash("x %y %pV"), msgid_vector_id("x %y %pV"));
+}
+
+static void msgid_malformed_test(struct kunit *test)
+{
+	msgid_with_vaf(test, msgid_inner, msgid_malformed_body, 7);
 }
 
 static const struct {
@@ -392,6 +366,32 @@ static void msgid_class_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m.id, plain.id);
 }
 
+/* The class is the first tag vsnprintf() prints of the format's %s. */
+static __printf(2, 3)
+void msgid_class_as_printed(struct kunit *test, const char *fmt, ...)
+{
+	enum printk_msgid_class want = PRINTK_MSGID_NONE;
+	const char *hw, *fw;
+	struct printk_msgid m;
+	char out[128];
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(out, sizeof(out), fmt, args);
+	va_end(args);
+	hw = strstr(out, HW_ERR);
+	fw = strstr(out, FW_BUG);
+	if (hw && (!fw || hw < fw))
+		want = PRINTK_MSGID_HW_ERR;
+	else if (fw)
+		want = PRINTK_MSGID_FW_BUG;
+
+	va_start(args, fmt);
+	printk_msgid_get(&m, fmt, args);
+	va_end(args);
+	KUNIT_EXPECT_EQ_MSG(test, m.class, want, "\"%s\" printed \"%s\"", fmt, out);
+}
+
 static void msgid_class_vaf_body(struct kunit *test, struct va_format *vaf)
 {
 	struct printk_msgid m;
@@ -409,8 +409,8 @@ static void msgid_class_vaf_test(struct kunit *test)
 
 /*
  * dev_printk()'s format around a caller's "%s: disk": the caller's %s may
- * hold the tag, dev_printk()'s own %s (a device name) is never looked at.
- * A tag in a wrapper's own text counts, and comes first.
+ * hold the tag; dev_printk()'s own %s (a device name) and a wrapper's own
+ * text are not the message and are not looked at.
  */
 static void msgid_replay_vaf_body(struct kunit *test, struct va_format *vaf)
 {
@@ -424,15 +424,15 @@ static void msgid_replay_vaf_body(struct kunit *test, struct va_format *vaf)
 	KUNIT_EXPECT_EQ(test, m.id, msgid_vector_id("%s: disk"));
 
 	msgid_get(&m, "%s " FW_WARN "%s: %pV", "ahci", name, vaf);
-	KUNIT_EXPECT_EQ(test, m.class, PRINTK_MSGID_FW_WARN);
+	KUNIT_EXPECT_EQ(test, m.class, want[1]);
 	KUNIT_EXPECT_PTR_EQ(test, m.fmt, vaf->fmt);
 	KUNIT_EXPECT_EQ(test, m.id, msgid_vector_id("%s: disk"));
 }
 
 /*
  * The same formats, again and again with other arguments: once a format is
- * known (64-bit kernels cache what its walk found), the arguments must still
- * decide the class and the argument types must still be followed.
+ * known (64-bit kernels cache its identifier), the arguments must still
+ * decide the class.
  */
 static void msgid_replay_test(struct kunit *test)
 {
@@ -454,7 +454,7 @@ static void msgid_replay_test(struct kunit *test)
 	/* Twice through: .rodata strings are looked at once, then known. */
 	for (i = 0; i < 2 * ARRAY_SIZE(tags); i++) {
 		t = i % ARRAY_SIZE(tags);
-		/* Every argument type before the %s: the replay must skip them. */
+		/* Every argument type before the %s. */
 		msgid_get(&m, "%c %hhd %ld %lld %zu %td %p %*d %s tail",
 			  'c', 1, 2L, 0x0000000500000007LL, (size_t)3, (ptrdiff_t)4,
 			  test, 5, 6, tags[t]);
@@ -463,9 +463,9 @@ static void msgid_replay_test(struct kunit *test)
 				    msgid_vector_id("%c %hhd %ld %lld %zu %td %p %*d %s tail"),
 				    "typed, call %zu", i);
 
-		/* A tag in the text after the %s: the argument's comes first. */
+		/* A tag in the format's text comes first, wherever it is. */
 		msgid_get(&m, "%s " FW_WARN "x", tags[t]);
-		KUNIT_EXPECT_EQ_MSG(test, m.class, want[t] ?: PRINTK_MSGID_FW_WARN,
+		KUNIT_EXPECT_EQ_MSG(test, m.class, PRINTK_MSGID_FW_WARN,
 				    "tag after %%s, call %zu", i);
 
 		/* A tag in the text before the %s: the argument is not looked at. */
@@ -473,20 +473,34 @@ static void msgid_replay_test(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, m.class, PRINTK_MSGID_DEPRECATED,
 				    "tag before %%s, call %zu", i);
 
-		/* More arguments than a cached plan holds: walked every time. */
 		msgid_get(&m, "%d %d %d %d %d %d %d %d %d %d %d %s",
 			  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, tags[t]);
 		KUNIT_EXPECT_EQ_MSG(test, m.class, want[t], "11 ints, call %zu", i);
 
-		/* A precision: walked every time. */
+		/* As much of the string as vsnprintf() prints. */
 		msgid_get(&m, "%.20s|%.*s", tags[t], 3, tags[t]);
 		KUNIT_EXPECT_EQ_MSG(test, m.class, want[t], "precision, call %zu", i);
 
-		/* A negative precision argument means none (found by the fuzzer). */
-		msgid_get(&m, "%.*s|", i % 2 ? -1 : 1, HW_ERR);
-		KUNIT_EXPECT_EQ_MSG(test, m.class, i % 2 ? PRINTK_MSGID_HW_ERR : PRINTK_MSGID_NONE,
-				    "precision argument %d", i % 2 ? -1 : 1);
+		/* The first PRINTF_TRACE_STRS %s are looked at, no more. */
+		msgid_get(&m, "%s%s%s%s%s", "a", "b", "c", tags[t], "e");
+		KUNIT_EXPECT_EQ_MSG(test, m.class, want[t], "4th %%s, call %zu", i);
+		msgid_get(&m, "%s%s%s%s%s", "a", "b", "c", "d", tags[t]);
+		KUNIT_EXPECT_EQ_MSG(test, m.class, PRINTK_MSGID_NONE, "5th %%s, call %zu", i);
 	}
+
+	/*
+	 * Precisions: the class is what vsnprintf() prints. A negative '*'
+	 * precision is 0 to it (nothing printed); a digit precision above
+	 * 32767 is clamped, with a warning, on 7.3 (6.12 kept it in 16 bits
+	 * and printed nothing).
+	 */
+	msgid_class_as_printed(test, "%.*s|", -1, HW_ERR);
+	msgid_class_as_printed(test, "%.*s|", 1, HW_ERR);
+	msgid_class_as_printed(test, "%.*s|", 18, HW_ERR);
+	msgid_class_as_printed(test, "%.*s|", 17, HW_ERR);
+	msgid_class_as_printed(test, "%.32767s|", HW_ERR);
+	msgid_class_as_printed(test, "%.40000s|", HW_ERR);
+	msgid_class_as_printed(test, "%.0s|%s", HW_ERR, FW_BUG);
 
 	for (i = 0; i < ARRAY_SIZE(vaf_cases); i++) {
 		test->priv = (void *)vaf_cases[i];
@@ -494,6 +508,43 @@ static void msgid_replay_test(struct kunit *test)
 			       vaf_cases[i][1] ? HW_ERR : "sda");
 	}
 	test->priv = NULL;
+}
+
+/*
+ * A format in vmlinux .rodata is hashed once, then answered by the cache;
+ * a format elsewhere is hashed on every call. Interrupts are off so that
+ * no other printk() on this CPU counts in between.
+ */
+static void msgid_cache_test(struct kunit *test)
+{
+	static const char *const fmt = "msgid kunit cache %d";
+	char buf[32];
+	unsigned long h0, h1, h2, h3;
+	struct printk_msgid m1, m2;
+	unsigned long flags;
+
+	if (!IS_ENABLED(CONFIG_64BIT))
+		kunit_skip(test, "32-bit kernels have no identifier cache");
+	if (!IS_BUILTIN(CONFIG_PRINTK_MSGID_KUNIT_TEST))
+		kunit_skip(test, "a module's formats are not in vmlinux .rodata: never cached");
+
+	strscpy(buf, fmt, sizeof(buf));
+	local_irq_save(flags);
+	h0 = printk_msgid_hashed_here();
+	msgid_get(&m1, fmt, 1);
+	h1 = printk_msgid_hashed_here();
+	msgid_get(&m2, fmt, 2);
+	h2 = printk_msgid_hashed_here();
+	msgid_get(&m2, buf, 3);
+	msgid_get(&m2, buf, 4);
+	h3 = printk_msgid_hashed_here();
+	local_irq_restore(flags);
+
+	KUNIT_EXPECT_EQ_MSG(test, h1 - h0, 1, "first call: hashed");
+	KUNIT_EXPECT_EQ_MSG(test, h2 - h1, 0, "second call: from the cache");
+	KUNIT_EXPECT_EQ_MSG(test, h3 - h2, 2, "a format on the stack: hashed every time");
+	KUNIT_EXPECT_EQ(test, m1.id, printk_msgid_hash(fmt));
+	KUNIT_EXPECT_EQ(test, m2.id, m1.id);
 }
 
 static void msgid_render_test(struct kunit *test)
@@ -708,11 +759,11 @@ static struct kunit_case msgid_rule_cases[] = {
 	KUNIT_CASE(msgid_depth_test),
 	KUNIT_CASE(msgid_wrappers_test),
 	KUNIT_CASE(msgid_bad_vaf_test),
-	KUNIT_CASE(msgid_selfref_test),
 	KUNIT_CASE(msgid_malformed_test),
 	KUNIT_CASE(msgid_class_test),
 	KUNIT_CASE(msgid_class_vaf_test),
 	KUNIT_CASE(msgid_replay_test),
+	KUNIT_CASE(msgid_cache_test),
 	KUNIT_CASE(msgid_render_test),
 	{}
 };

@@ -557,7 +557,10 @@ static void test_msg_cases(void)
 	}
 }
 
-/* <debugfs>/printk/msgid: "# class count last_id", then one line a class. */
+/*
+ * <debugfs>/printk/msgid: "# class count last_id", then one line a class
+ * (last_id only for the tagged classes), then comment lines.
+ */
 enum { C_NONE, C_HW, C_FW_BUG, C_FW_WARN, C_FW_INFO, C_DEPRECATED, C_NR };
 
 static const char * const class_names[C_NR] = {
@@ -566,6 +569,7 @@ static const char * const class_names[C_NR] = {
 
 struct class_stats {
 	long count[C_NR];
+	long total;
 	bool has_last[C_NR];
 	uint32_t last[C_NR];
 };
@@ -587,6 +591,8 @@ static int read_stats(struct class_stats *st)
 		return -1;
 	}
 	for (line = strtok_r(buf + 22, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#')
+			continue;
 		if (sscanf(line, "%31s %ld %15s", name, &count, last) != 3)
 			goto bad;
 		for (c = 0; c < C_NR; c++)
@@ -595,6 +601,7 @@ static int read_stats(struct class_stats *st)
 		if (c == C_NR)
 			goto bad;
 		st->count[c] = count;
+		st->total += count;
 		if (strcmp(last, "-")) {
 			char *end;
 
@@ -602,7 +609,7 @@ static int read_stats(struct class_stats *st)
 			if (strlen(last) != 8 || *end)
 				goto bad;
 			st->has_last[c] = true;
-		} else if (count) {
+		} else if (count && c != C_NONE) {
 			goto bad;
 		}
 		seen |= 1 << c;
@@ -666,6 +673,29 @@ static void test_classes(void)
 		}
 	}
 	ksft_test_result(ok, "classes: HW_ERR/FW_* counters rise by the messages emitted\n");
+}
+
+/*
+ * The counters add up to the identified kernel records since boot: @before
+ * was read before the log, @after after it. Records printed before the
+ * per-CPU areas were set up must count once, not once per CPU.
+ */
+static void test_counts(const struct records *boot, const struct class_stats *before,
+			const struct class_stats *after)
+{
+	long n = 0;
+	size_t i;
+
+	if (boot->lost || !boot->n || boot->r[0].seq != 0) {
+		ksft_test_result_skip("counts: the log since boot is not complete\n");
+		return;
+	}
+	for (i = 0; i < boot->n; i++)
+		n += !(boot->r[i].prio >> 3) && boot->r[i].has_id;
+	ksft_print_msg("counts: %ld identified kernel records, counters %ld..%ld\n",
+		       n, before->total, after->total);
+	ksft_test_result(before->total <= n && n <= after->total,
+			 "counts: the counters add up to the identified records\n");
 }
 
 /* A record written by user space is not a printk() call: no identifier. */
@@ -1549,6 +1579,7 @@ static bool is_loaded(const char *mod)
 
 int main(void)
 {
+	struct class_stats st0, st1;
 	struct records boot = { 0 };
 	struct index_ids ix;
 	int fd, was_on;
@@ -1567,16 +1598,21 @@ int main(void)
 		ksft_exit_skip(STATS " missing (debugfs not mounted?)\n");
 
 	/* Everything logged so far, before the test adds its own. */
+	if (read_stats(&st0))
+		ksft_exit_fail_msg("cannot read " STATS "\n");
 	fd = kmsg_open(false);
 	kmsg_read_all(fd, &boot);
 	close(fd);
+	if (read_stats(&st1))
+		ksft_exit_fail_msg("cannot read " STATS "\n");
 
 	if (!is_loaded("test_msgid") && run("modprobe test_msgid"))
 		ksft_exit_skip("cannot load test_msgid (CONFIG_TEST_MSGID=m)\n");
 	if (!was_on && param_set(1))
 		ksft_exit_fail_msg("cannot switch " PARAM " on\n");
 
-	ksft_set_plan(ARRAY_SIZE(msg_cases) + 10);
+	ksft_set_plan(ARRAY_SIZE(msg_cases) + 11);
+	test_counts(&boot, &st0, &st1);
 	test_msg_cases();
 	test_classes();
 	test_user_record();
