@@ -36,7 +36,7 @@ mkdir -p "$dir/obj" "$dir/artifacts"
 cflags="-std=gnu11 -funsigned-char -fno-strict-aliasing -g -O1 -fno-omit-frame-pointer
 	-Wall -Wextra -Wno-unused-parameter -Werror
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-	-DCONFIG_PRINTK_MSGID -I $src/include"
+	-DCONFIG_PRINTK_MSGID -DCONFIG_KUNIT -I $src/include"
 
 # build NAME EXTRA_CFLAGS: $dir/NAME from msgid.c and the target.
 build() {

@@ -23,15 +23,27 @@ typedef int32_t s32;
 
 #define PAGE_SIZE	4096UL
 
+/* <linux/kconfig.h>: 1 if the option is defined to 1 (-DCONFIG_FOO). */
+#define __SHIM_ARG_PLACEHOLDER_1		0,
+#define __shim_take_second_arg(__ignored, val, ...)	val
+#define __shim_is_defined(x)			___shim_is_defined(x)
+#define ___shim_is_defined(val)			____shim_is_defined(__SHIM_ARG_PLACEHOLDER_##val)
+#define ____shim_is_defined(arg1_or_junk)	__shim_take_second_arg(arg1_or_junk 1, 0)
+#define IS_ENABLED(option)			__shim_is_defined(option)
+
 #define __init
 #define __used		__attribute__((__used__))
 #define __maybe_unused	__attribute__((__unused__))
 #define noinline	__attribute__((__noinline__))
 #define __aligned(x)	__attribute__((__aligned__(x)))
 
-#define min(a, b) ({				\
-	__typeof__(a) __shim_a = (a);		\
-	__typeof__(b) __shim_b = (b);		\
+/*
+ * In the type of a + b: the kernel's min() accepts mixed signedness only
+ * where one side is a non-negative constant (min(trace->nstr, 4)), where
+ * this gives the same result.
+ */
+#define min(a, b) ({						\
+	__typeof__((a) + (b)) __shim_a = (a), __shim_b = (b);	\
 	__shim_a < __shim_b ? __shim_a : __shim_b; })
 
 #define BIT(n)			(1UL << (n))

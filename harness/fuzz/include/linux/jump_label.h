@@ -13,6 +13,7 @@ extern bool static_key_initialized;
 #define DEFINE_STATIC_KEY_FALSE(name)	struct static_key_false name = { false }
 #define DECLARE_STATIC_KEY_FALSE(name)	extern struct static_key_false name
 #define static_branch_unlikely(key)	(READ_ONCE((key)->enabled))
+#define static_branch_likely(key)	(READ_ONCE((key)->enabled))
 #define static_key_enabled(key)		(READ_ONCE((key)->enabled))
 #define static_branch_enable(key)	WRITE_ONCE((key)->enabled, true)
 #define static_branch_disable(key)	WRITE_ONCE((key)->enabled, false)
