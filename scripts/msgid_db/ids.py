@@ -3,18 +3,27 @@
 
 The kernel (with printk.msgid=1) prefixes every new record with
 "(%08x): ", the CRC-32 of the caller's format string after
-canonicalisation:
+canonicalisation (Documentation/admin-guide/msgid.rst, steps 1-3):
 
  1. the caller's format is the string written at the call site, including
     any pr_fmt()/dev_fmt() prefix compiled into it; for wrappers passing the
     caller's format through %pV (dev_printk, netdev_printk, ...) it is the
-    format inside the %pV;
+    format inside the %pV: the kernel follows the first %pV of each format
+    as far as vsnprintf() does (vsnprintf_trace(); no depth limit).  The
+    tools start from that format, which the printk index and the sources
+    name;
  2. all leading KERN_SOH pairs (0x01 followed by '0'..'7' or 'c') are
     dropped, then one trailing newline, if any;
  3. the ID is zlib.crc32() (CRC-32/ISO-HDLC) of the remaining bytes,
     rendered as eight lower-case hex digits.
 
-This module is the only place implementing that rule.
+This module is the only place implementing steps 2 and 3 for the tools.
+
+The class of a record is the first tag (CLASS_TAGS) in the text of its
+caller's format, else the first tag in the first four %s arguments of
+that format as vsnprintf() printed them; wrappers' formats and their
+arguments are not looked at.  classify() of a caller's format gives the
+first part; the arguments are only known in a log.
 """
 
 import posixpath
@@ -54,7 +63,7 @@ def strip_levels(fmt: bytes) -> tuple[bytes, bytes]:
 
 
 def canonical(fmt: bytes) -> bytes:
-    """Return the canonical form of a caller's format (rule steps 1-2)."""
+    """Return the canonical form of a caller's format (rule step 2)."""
     rest = strip_levels(fmt)[1]
     if rest.endswith(b"\n"):
         rest = rest[:-1]
@@ -67,7 +76,12 @@ def msgid(fmt: bytes) -> str:
 
 
 def classify(text: bytes) -> str:
-    """Return the class of a format or message text (first tag wins)."""
+    """Return the class of a format or message text (first tag wins).
+
+    For a caller's format this is the kernel's class of its records if
+    the format has a tag; without one, the kernel may still find one in
+    its first four %s arguments.
+    """
     m = _CLASS_RE.search(text)
     return _CLASS_BY_TAG[m.group(0)] if m else CLASS_NONE
 

@@ -1,15 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
 """The class counters of <debugfs>/printk/msgid as Prometheus metrics.
 
-The kernel file has a header line and one line per class::
+The kernel file has a header line, one line per class with its count and
+the identifier of its latest record ("-" while it has none, and always for
+"none", whose latest identifier the kernel does not keep), and comment
+lines, which are skipped::
 
     # class count last_id
-    none 203 26b3d371
-    hardware 0 -
+    none 203 -
+    hardware 3 ea076b71
+    firmware-bug 0 -
+    ...
+    # formats hashed: 141
 
 render() turns it into the Prometheus text exposition format (version
-0.0.4), for node_exporter's textfile collector.  A line that is not of
-that shape is an error naming the file and line; nothing is written then.
+0.0.4), for node_exporter's textfile collector.  A line that is neither a
+comment nor of that shape is an error naming the file and line; nothing
+is written then.
 """
 
 import re
@@ -26,7 +33,7 @@ class Counter(NamedTuple):
 
     msg_class: str
     count: int
-    last_id: str  # "" if none
+    last_id: str  # "" if the kernel shows none ("-")
 
 
 def parse(text: str, path: str) -> list[Counter]:
@@ -80,7 +87,8 @@ def render(counters: list[Counter]) -> str:
               % (_label(c.msg_class), c.count) for c in counters]
     lines += [
         "# HELP printk_msgid_last_info Identifier of the latest record of "
-        "each class (value always 1; absent while the class count is 0).",
+        "each tagged class (value always 1; absent while the class count "
+        "is 0).",
         "# TYPE printk_msgid_last_info gauge",
     ]
     lines += ['printk_msgid_last_info{class="%s",id="%s"} 1'

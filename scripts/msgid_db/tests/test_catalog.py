@@ -155,7 +155,8 @@ class ShippedCatalogTest(unittest.TestCase):
     def test_class_is_the_kernels(self) -> None:
         # A tag in the format gives the class (ids.classify, the
         # kernel's rule); without one, Class may name the class of a
-        # tag that arrives in an argument (GHES passes HW_ERR in %s).
+        # tag that arrives in one of the format's first four %s
+        # arguments (GHES passes HW_ERR in %s).
         tags = {b"[Hardware Error]: ": "hardware",
                 b"[Firmware Bug]: ": "firmware-bug",
                 b"[Firmware Warn]: ": "firmware-warn",

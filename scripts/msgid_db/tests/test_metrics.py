@@ -10,14 +10,17 @@ import unittest
 from msgid_db import cli, metrics
 from msgid_db.tests import clirun
 
+# As the kernel writes it: "none" never shows a last identifier, and
+# comment lines follow the class lines.
 KERNEL_FILE = """\
 # class count last_id
-none 203 26b3d371
+none 203 -
 hardware 3 ea076b71
 firmware-bug 1 6beac258
 firmware-warn 0 -
 firmware-info 0 -
 deprecated 0 -
+# formats hashed: 141
 """
 NAME = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
 LABEL = r"[a-zA-Z_][a-zA-Z0-9_]*"
@@ -103,7 +106,30 @@ class MetricsTest(unittest.TestCase):
         self.assertEqual(sorted((s[0]["class"], s[0]["id"]) for s in
                                 last["samples"]),
                          [("firmware-bug", "6beac258"),
-                          ("hardware", "ea076b71"), ("none", "26b3d371")])
+                          ("hardware", "ea076b71")])
+
+    def test_comment_lines_and_ids_shown_or_not(self) -> None:
+        """Comment lines anywhere are skipped; "-" is no identifier
+        whatever the count, and an identifier is kept for any class (as
+        earlier versions of the kernel file showed one for "none")."""
+        text = ("# class count last_id\n"
+                "# a comment before the classes\n"
+                "none 5 26b3d371\n"
+                "hardware 2 -\n"
+                "# formats hashed: 0\n"
+                "# formats hashed: 7\n")
+        self.assertEqual(metrics.parse(text, "f"),
+                         [metrics.Counter("none", 5, "26b3d371"),
+                          metrics.Counter("hardware", 2, "")])
+        fam = parse_exposition(metrics.render(metrics.parse(text, "f")))
+        self.assertEqual([s[0] for s in
+                          fam["printk_msgid_last_info"]["samples"]],
+                         [{"class": "none", "id": "26b3d371"}])
+        for bad in ("none 1 -\nformats hashed: 3\n",
+                    "none 1 -\n #formats hashed: 3\n"):
+            with self.assertRaisesRegex(metrics.InputError,
+                                        r"f:2: not a class counter line"):
+                metrics.parse(bad, "f")
 
     def test_label_escaping(self) -> None:
         odd = 'we"ird\\cl\nass'
