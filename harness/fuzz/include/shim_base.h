@@ -35,6 +35,11 @@ typedef int32_t s32;
 #define __used		__attribute__((__used__))
 #define __maybe_unused	__attribute__((__unused__))
 #define noinline	__attribute__((__noinline__))
+#ifndef __always_inline	/* glibc's <sys/cdefs.h> has one */
+#define __always_inline	inline __attribute__((__always_inline__))
+#endif
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
 #define __aligned(x)	__attribute__((__aligned__(x)))
 
 /*
