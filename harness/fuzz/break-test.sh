@@ -28,7 +28,7 @@ mutate() {
 	cache-compare-no-kind) perl -0pi -e 's/\(e \^ key\) >> \(MSGID_CACHE_OFF_SHIFT - 1\)/(e ^ key) >> MSGID_CACHE_OFF_SHIFT/' "$2" ;;
 	str-key-no-kind)     perl -0pi -e 's/msgid_cache_key\(s, MSGID_CACHE_STR\)/msgid_cache_key(s, 0)/' "$2" ;;
 	key-no-offset-bound) perl -0pi -e 's/off >= BIT_ULL\(64 - MSGID_CACHE_OFF_SHIFT\) \|\|\n\s*//' "$2" ;;
-	hashed-on-hit)       perl -0pi -e 's/if \(e\)\n\t\treturn e;\n\ts = /if (e) {\n\t\tthis_cpu_inc(msgid_stats.hashed);\n\t\treturn e;\n\t}\n\ts = /' "$2" ;;
+	hashed-on-hit)       perl -0pi -e 's/return likely\(e\) \? e : msgid_hash_format\(fmt, key\);/if (likely(e)) {\n\t\tmsgid_count_hashed();\n\t\treturn e;\n\t}\n\treturn msgid_hash_format(fmt, key);/' "$2" ;;
 	string-cache-no-class) perl -0pi -e 's/msgid_cache_put\(key, \(u64\)c << MSGID_CACHE_CLASS_SHIFT\)/msgid_cache_put(key, 0)/' "$2" ;;
 	# Classes: as far as vsnprintf() printed, in the caller's format first.
 	precision-ignored)   perl -0pi -e 's/msgid_tag_in\(s, strnlen\(s, precision\)\)/msgid_tag_in(s, strlen(s))/' "$2" ;;
