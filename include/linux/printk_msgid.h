@@ -52,6 +52,7 @@ struct printk_msgid {
 /* Declared either way, so that callers can use IS_ENABLED(). */
 const char *printk_msgid_canonical(const char *fmt, size_t *len);
 u32 printk_msgid_hash(const char *fmt);
+__printf(2, 0)
 void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args);
 char *printk_msgid_render(char *buf, u32 id);
 u16 printk_msgid_prefix(char *buf, const struct printf_trace *trace);
