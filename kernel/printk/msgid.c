@@ -247,9 +247,10 @@ static noinline u64 msgid_hash_format(const char *fmt, u64 key)
 	size_t len;
 	u64 e;
 
+	/* printk_msgid_hash(), without finding the canonical form twice. */
 	s = printk_msgid_canonical(fmt, &len);
 	e = (u64)msgid_tag_in(s, len) << MSGID_CACHE_CLASS_SHIFT |
-	    printk_msgid_hash(fmt);
+	    (u32)~crc32_le(~0, s, len);
 	msgid_cache_put(key, e);
 	msgid_count_hashed();
 	return e;
