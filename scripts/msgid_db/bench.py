@@ -19,7 +19,7 @@ import tempfile
 import time
 from typing import Optional
 
-from msgid_db import database
+from msgid_db import database, source
 
 SCRIPT = os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "msgid-db.py")
@@ -295,9 +295,12 @@ def run_match(args: argparse.Namespace, db: str, tmp: str) -> None:
     database if given."""
     dbs = [("index", db)]
     if args.source_db:
-        if os.path.isfile(args.source_db) and not _has_match_index(
-                args.source_db):
-            os.unlink(args.source_db)  # built before the word index
+        if os.path.isfile(args.source_db) and (
+                not _has_match_index(args.source_db) or
+                os.path.getmtime(args.source_db) <
+                os.path.getmtime(source.__file__)):
+            # Built before the word index, or by an older scanner.
+            os.unlink(args.source_db)
         if not os.path.isfile(args.source_db):
             start = time.perf_counter()
             proc = subprocess.run(

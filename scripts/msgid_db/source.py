@@ -5,9 +5,14 @@ Finds printk()/pr_*()/dev_*()/pci_*()/netdev_*() calls whose format is a
 concatenation of string literals and known string macros (KERN_*, HW_ERR,
 FW_*, DEPRECATED, and "#define NAME "literal"" in the same file), applies
 the file's pr_fmt()/dev_fmt() (also when defined in a local "header.h"),
-and computes the IDs.  Without a preprocessor this is approximate: rows
-are marked origin "source-approx".  KBUILD_MODNAME is guessed as the
-file's base name.
+and computes the IDs.  Calls of the file's own wrapper macros are found
+too: a function-like macro, defined in the file or a local header, whose
+body calls one of those functions ("#define vgaarb_info(dev, fmt, arg...)
+dev_info(dev, "vgaarb: " fmt, ##arg)", printk's con_printk() with
+pr_fmt() in its format) is expanded once with the arguments of each call.
+Without a preprocessor this is approximate: rows are marked origin
+"source-approx".  KBUILD_MODNAME is guessed as the file's base name
+(KBUILD_BASENAME is that name).
 """
 
 import bisect
@@ -61,6 +66,17 @@ _DEFINE_RE = re.compile(
     rb"^[ \t]*#[ \t]*define[ \t]+(\w+)(\([ \t]*\w+[ \t]*\))?[ \t]+"
     rb"((?:[^\n\\]|\\\n|\\.)*)", re.MULTILINE)
 _UNDEF_RE = re.compile(rb"^[ \t]*#[ \t]*undef[ \t]+(\w+)", re.MULTILINE)
+#: A function-like macro: name, parameters, body (continuations kept).
+_FUNC_DEFINE_RE = re.compile(
+    rb"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([\w \t,.]*)\)"
+    rb"((?:[^\n\\]|\\\n|\\.)*)", re.MULTILINE)
+#: In a macro body: a literal (kept), "##" (dropped), an identifier.
+_BODY_TOKEN_RE = re.compile(rb'"(?:\\.|[^"\\\n])*"|##|\b[A-Za-z_]\w*\b')
+_PR_FMT_CALL_RE = re.compile(rb"\bpr_fmt\s*\(")
+#: Wrapper macros followed per file, and their body's length: enough for
+#: the kernel's (one call and its arguments), bounded on any input.
+MAX_WRAPPERS = 64
+MAX_WRAPPER_BODY = 1024
 _FMT = b"\0FMT\0"  # stands for the "fmt" parameter in pr_fmt() bodies
 _UNKNOWN = b"\0?\0"  # a pr_fmt() we cannot evaluate: skip its call sites
 _PR_FMT = b"\0pr_fmt\0"  # dev_fmt defined as pr_fmt
@@ -231,12 +247,16 @@ class _FileScanner:
         self.macros = dict(STRING_MACROS)
         self.macros[b"KBUILD_MODNAME"] = os.fsencode(modname).replace(
             b"-", b"_")
+        # The object's own name: exact (input.c's pr_fmt() prints it).
+        self.macros[b"KBUILD_BASENAME"] = self.macros[b"KBUILD_MODNAME"]
         # (position, template or None) per macro, in file order; a file
         # may #undef and redefine pr_fmt several times.
         self.templates: dict[bytes, list[tuple[int, int, Optional[bytes]]]] = {
             b"pr_fmt": [], b"dev_fmt": []}
         self._keys: dict[bytes, list[int]] = {}
         self._args: dict[int, tuple[int, list[int]]] = {}
+        # Wrapper macros: name -> (named parameters, body).
+        self.wrappers: dict[bytes, tuple[list[bytes], bytes]] = {}
 
     def _learn_defines(self, text: bytes, at: Optional[int] = None) -> None:
         """Learn string macros and pr_fmt/dev_fmt templates from @text.
@@ -263,11 +283,28 @@ class _FileScanner:
                 if not value or value.count(_FMT) != 1:
                     value = _UNKNOWN
                 self.templates[name].append(self._where(m, at) + (value,))
+        for m in _FUNC_DEFINE_RE.finditer(text):
+            self._learn_wrapper(m)
         for m in _UNDEF_RE.finditer(text):
             if m.group(1) in self.templates:
                 self.templates[m.group(1)].append(self._where(m, at) + (None,))
         for defs in self.templates.values():
             defs.sort(key=lambda d: d[:2])
+
+    def _learn_wrapper(self, m: "re.Match[bytes]") -> None:
+        """Keep a function-like macro whose body calls a print function
+        with a format made of its parameters, literals and macros."""
+        name, body = m.group(1), m.group(3).replace(b"\\\n", b" ")
+        if name in self.templates or _CALL_RE.match(name + b"("):
+            return
+        if len(self.wrappers) >= MAX_WRAPPERS or \
+                len(body) > MAX_WRAPPER_BODY or not _CALL_RE.search(body):
+            return
+        params = [p.strip() for p in m.group(2).split(b",")]
+        if params and params[-1].endswith(b"..."):
+            params.pop()  # the variable arguments: never the format
+        if all(re.fullmatch(rb"[A-Za-z_]\w*", p) for p in params):
+            self.wrappers[name] = (params, body)
 
     @staticmethod
     def _where(m: "re.Match[bytes]", at: Optional[int]) -> tuple[int, int]:
@@ -285,8 +322,9 @@ class _FileScanner:
             return self._template(b"pr_fmt", pos)
         return defs[i][2] if i >= 0 else None
 
-    def _local_headers(self, text: bytes) -> Iterator[tuple[int, bytes]]:
-        """Yield (position of the #include, text) of "local" headers.
+    def _local_headers(self, text: bytes
+                       ) -> Iterator[tuple[int, str, bytes]]:
+        """Yield (position of the #include, name, text) of "local" headers.
 
         A header included twice counts once, as with include guards.
         """
@@ -299,16 +337,34 @@ class _FileScanner:
             hdr = os.path.join(base, m.group(1).decode("utf-8", "replace"))
             try:
                 with open(hdr, "rb") as f:
-                    yield m.start(), strip_comments(f.read())
+                    yield m.start(), os.fsdecode(m.group(1)), \
+                        strip_comments(f.read())
             except (OSError, ValueError):  # ValueError: NUL in the name
                 continue
 
     def scan(self) -> list[CallSite]:
+        """The call sites of the file, and of the local headers it
+        includes (#include "x.h"), with the file's pr_fmt() where the
+        header is included (kernel/rcu/tree_plugin.h in tree.c)."""
         with open(self.path, "rb") as f:
             text = strip_comments(f.read())
-        for pos, hdr in self._local_headers(text):
+        headers = list(self._local_headers(text))
+        for pos, _, hdr in headers:
             self._learn_defines(hdr, at=pos)
         self._learn_defines(text)
+        sites = self._sites(text, self.relpath)
+        for pos, name, hdr in headers:
+            if name.endswith(".h"):
+                path = os.path.normpath(os.path.join(
+                    os.path.dirname(self.relpath), name))
+                sites += self._sites(hdr, path, pos)
+        return sites
+
+    def _sites(self, text: bytes, relpath: str, at: Optional[int] = None
+               ) -> list[CallSite]:
+        """The call sites in @text, of the file @relpath; pr_fmt() is the
+        one in effect at @at (a local header's #include), else at each
+        call."""
         funcs = find_functions(text)
         starts = [pos for pos, _ in funcs]
         calls = list(_CALL_RE.finditer(text))
@@ -325,16 +381,81 @@ class _FileScanner:
             pos = m.start()
             if _DIRECTIVE_RE.match(text, line_start, pos):
                 continue  # a definition: #define pr_info(fmt, ...) ...
-            fmt, level = self._call_format(text, m)
+            fmt, level = self._call_format(text, m, at)
             if fmt is None:
                 continue
             i = bisect.bisect_right(starts, m.start()) - 1
             func = funcs[i][1].decode() if i >= 0 else "?"
             sites.append(CallSite.from_format(
-                fmt, file=self.relpath, line=line, function=func, module="",
+                fmt, file=relpath, line=line, function=func, module="",
                 origin="source-approx", level=level,
                 subsys=_subsys(m.group("name"))))
+        if self.wrappers:
+            sites += self._wrapper_sites(text, relpath, at, funcs, starts)
+            sites.sort(key=lambda s: s.line)
         return sites
+
+    def _wrapper_sites(self, text: bytes, relpath: str, at: Optional[int],
+                       funcs: list[tuple[int, bytes]],
+                       starts: list[int]) -> list[CallSite]:
+        """The call sites of the file's wrapper macros, each expanded."""
+        names = b"|".join(re.escape(n) for n in sorted(self.wrappers))
+        calls = list(re.finditer(rb"\b(" + names + rb")\s*\(", text))
+        args_of = call_arguments(text, (m.end() - 1 for m in calls))
+        sites = []
+        for m in calls:
+            line_start = text.rfind(b"\n", 0, m.start()) + 1
+            if _DIRECTIVE_RE.match(text, line_start, m.start()):
+                continue
+            params, body = self.wrappers[m.group(1)]
+            self._args = args_of
+            args = self._split(text, m.end() - 1, len(params)) \
+                if params else []
+            if args is None:
+                continue
+            found = self._expand(body, dict(zip(params, args)),
+                                 m.start() if at is None else at)
+            if found is None:
+                continue
+            fmt, level, inner = found
+            i = bisect.bisect_right(starts, m.start()) - 1
+            sites.append(CallSite.from_format(
+                fmt, file=relpath, line=text.count(b"\n", 0, m.start()) + 1,
+                function=funcs[i][1].decode() if i >= 0 else "?", module="",
+                origin="source-approx", level=level, subsys=_subsys(inner)))
+        return sites
+
+    def _expand(self, body: bytes, args: dict[bytes, bytes], pos: int
+                ) -> Optional[tuple[bytes, Optional[str], bytes]]:
+        """The format, level and function of the print call in the macro
+        @body with its parameters replaced by @args, called at @pos."""
+        def subst(t: "re.Match[bytes]") -> bytes:
+            tok = t.group(0)
+            if tok == b"##":
+                return b""
+            return args.get(tok, tok)
+        text = _BODY_TOKEN_RE.sub(subst, body)
+        # pr_fmt(...) of the file where the macro is used, as a macro.
+        for k in range(4):
+            pm = _PR_FMT_CALL_RE.search(text)
+            if not pm:
+                break
+            inner = split_args(text, pm.end(), 1)
+            value = eval_strings(inner[0], self.macros) if inner else None
+            value = _apply(self._template(b"pr_fmt", pos), value) \
+                if value is not None else None
+            if inner is None or value is None:
+                return None
+            name = b"__msgid_pr_fmt_%d" % k
+            self.macros[name] = value
+            text = text[:pm.start()] + name + \
+                text[pm.end() + len(inner[0]) + 1:]
+        m = _CALL_RE.search(text)
+        if not m:
+            return None
+        self._args = call_arguments(text, [m.end() - 1])
+        fmt, level = self._call_format(text, m, pos)
+        return (fmt, level, m.group("name")) if fmt is not None else None
 
     def _split(self, text: bytes, paren: int, count: int
                ) -> Optional[list[bytes]]:
@@ -354,9 +475,13 @@ class _FileScanner:
         begins = [paren + 1] + [e + 1 for e in ends[:-1]]
         return [text[b:e] for b, e in zip(begins, ends)]
 
-    def _call_format(self, text: bytes, m: "re.Match[bytes]"
+    def _call_format(self, text: bytes, m: "re.Match[bytes]",
+                     pos: Optional[int] = None
                      ) -> tuple[Optional[bytes], Optional[str]]:
+        """The format and level of the call @m in @text; pr_fmt() and
+        dev_fmt() are those in effect at @pos (default: the call)."""
         name = m.group("name")
+        at = m.start() if pos is None else pos
         if name in (b"dev_printk", b"netdev_printk", b"pci_printk"):
             args = self._split(text, m.end() - 1, 3)
             if not args:
@@ -378,11 +503,11 @@ class _FileScanner:
         if m.group("pl"):
             prefix = KERN_SOH + _LEVELS[m.group("pl")]
             if m.group("pl") != b"cont":
-                fmt = _apply(self._template(b"pr_fmt", m.start()), fmt)
+                fmt = _apply(self._template(b"pr_fmt", at), fmt)
             return (prefix + fmt, None) if fmt is not None else (None, None)
         if m.group("dl") or m.group("cl"):
             level = KERN_SOH + _LEVELS[m.group("dl") or m.group("cl")]
-            fmt = _apply(self._template(b"dev_fmt", m.start()), fmt)
+            fmt = _apply(self._template(b"dev_fmt", at), fmt)
             return (fmt, _level_name(level)) if fmt is not None else (None,
                                                                       None)
         if m.group("nl"):
@@ -417,13 +542,23 @@ def scan_file(path: str, relpath: Optional[str] = None) -> list[CallSite]:
 
 
 def scan_tree(root: str) -> Iterator[CallSite]:
-    """Yield the call sites of every *.c file below @root."""
+    """Yield the call sites of every *.c file below @root, and of the
+    local headers they include, once each."""
+    seen: set[tuple[str, int, str]] = set()  # header sites
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in sorted(filenames):
             if name.endswith(".c"):
                 path = os.path.join(dirpath, name)
+                relpath = os.path.relpath(path, root)
                 try:
-                    yield from scan_file(path, os.path.relpath(path, root))
+                    sites = scan_file(path, relpath)
                 except OSError:
                     continue
+                for site in sites:
+                    if site.file != relpath:
+                        key = (site.file, site.line, site.canonical)
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                    yield site

@@ -211,6 +211,70 @@ class GarbageTest(unittest.TestCase):
         self.assertEqual([(s.canonical, s.line, s.function) for s in sites],
                          [("ok", 9, "f")])
 
+    def test_kbuild_basename(self) -> None:
+        # drivers/input/input.c: "input: %s as %s".
+        sites = self.scan(b'#define pr_fmt(fmt) KBUILD_BASENAME ": " fmt\n'
+                          b'void f(void)\n{\n\tpr_info("%s as %s\\n", a, b);'
+                          b'\n}\n', name="input.c")
+        self.assertEqual([(s.canonical, s.id) for s in sites],
+                         [("input: %s as %s", crc(b"input: %s as %s"))])
+
+    def test_local_header_call_sites(self) -> None:
+        """kernel/rcu/tree_plugin.h: its calls take the pr_fmt() of the
+        file that includes it, and count once however often included."""
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "rcu"))
+            with open(os.path.join(tmp, "rcu", "tree_plugin.h"), "wb") as f:
+                f.write(b'static void f(void)\n{\n'
+                        b'\tpr_info("Hierarchical RCU implementation.\\n");'
+                        b'\n}\n')
+            for c in ("tree.c", "tree2.c"):
+                with open(os.path.join(tmp, "rcu", c), "wb") as f:
+                    f.write(b'#define pr_fmt(fmt) "rcu: " fmt\n'
+                            b'#include "tree_plugin.h"\n')
+            with open(os.path.join(tmp, "rcu", "other.c"), "wb") as f:
+                f.write(b'#include "tree_plugin.h"\n')
+            sites = sorted((s.file, s.line, s.function, s.canonical, s.id)
+                           for s in source.scan_tree(tmp))
+        want = "rcu: Hierarchical RCU implementation."
+        self.assertEqual(sites, sorted([
+            ("rcu/tree_plugin.h", 3, "f", want, crc(want.encode())),
+            ("rcu/tree_plugin.h", 3, "f", want[5:],
+             crc(want[5:].encode()))]))
+
+    def test_wrapper_macros(self) -> None:
+        """A file's own wrapper macros, expanded at each call: vgaarb's
+        prefix, printk's con_printk() from a local header with pr_fmt()
+        in its format, a fixed format, a body that is not a print."""
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "internal.h"), "wb") as f:
+                f.write(b'#define con_printk(lvl, con, fmt, ...)\t\\\n'
+                        b'\tprintk(lvl pr_fmt("%s%sconsole [%s%d] " fmt),'
+                        b'\t\\\n\t\tcon->a, con->b, ##__VA_ARGS__)\n')
+            with open(os.path.join(tmp, "printk.c"), "wb") as f:
+                f.write(b'#define pr_fmt(fmt) "printk: " fmt\n'
+                        b'#include "internal.h"\n'
+                        b'#define vga_info(dev, fmt, arg...) '
+                        b'dev_info(dev, "vgaarb: " fmt, ##arg)\n'
+                        b'#define fixed(x) pr_warn("fixed %d\\n", x)\n'
+                        b'#define not_a_print(a, b) ((a) + (b))\n'
+                        b'void reg(void)\n{\n'
+                        b'\tcon_printk(KERN_INFO, c, "enabled\\n");\n'
+                        b'\tvga_info(d, "VGA device added: %s\\n", s);\n'
+                        b'\tfixed(1);\n\tnot_a_print(1, 2);\n'
+                        b'\tvga_info(d, variable);\n}\n')
+            sites = list(source.scan_tree(tmp))
+        got = [(s.canonical, s.id, s.line, s.function, s.level, s.subsys)
+               for s in sites if s.file == "printk.c"]
+        self.assertEqual(got, [
+            ("printk: %s%sconsole [%s%d] enabled",
+             crc(b"printk: %s%sconsole [%s%d] enabled"), 8, "reg", "6", ""),
+            ("vgaarb: VGA device added: %s",
+             crc(b"vgaarb: VGA device added: %s"), 9, "reg", "6", "%s %s: "),
+            # pr_warn() in a macro: the pr_fmt() where it is used.
+            ("printk: fixed %d", crc(b"printk: fixed %d"), 10, "reg", "4",
+             "")])
+
     def test_undecodable_file_name(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             name = os.fsdecode(b"\xff-x.c")
