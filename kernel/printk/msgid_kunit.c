@@ -492,14 +492,18 @@ static void msgid_replay_test(struct kunit *test)
 	 * Precisions: the class is what vsnprintf() prints. A negative '*'
 	 * precision is 0 to it (nothing printed); a digit precision above
 	 * 32767 is clamped, with a warning, on 7.3 (6.12 kept it in 16 bits
-	 * and printed nothing).
+	 * and printed nothing). The warning is expected, and kept off the
+	 * log, where a built-in run of the suite would show it as a splat.
+	 * (How many are counted depends on the architecture's WARN_ONCE():
+	 * 0 on x86_64, so the count is not checked.)
 	 */
 	msgid_class_as_printed(test, "%.*s|", -1, HW_ERR);
 	msgid_class_as_printed(test, "%.*s|", 1, HW_ERR);
 	msgid_class_as_printed(test, "%.*s|", 18, HW_ERR);
 	msgid_class_as_printed(test, "%.*s|", 17, HW_ERR);
 	msgid_class_as_printed(test, "%.32767s|", HW_ERR);
-	msgid_class_as_printed(test, "%.40000s|", HW_ERR);
+	kunit_warning_suppress(test)
+		msgid_class_as_printed(test, "%.40000s|", HW_ERR);
 	msgid_class_as_printed(test, "%.0s|%s", HW_ERR, FW_BUG);
 
 	for (i = 0; i < ARRAY_SIZE(vaf_cases); i++) {

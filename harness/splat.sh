@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# splat.sh: what counts as a splat in a booted test kernel, both sides.
+#   splat.sh overlay DIR   put /splat.re (harness/splat.re: one extended
+#                          regular expression a line) and /splat.sh
+#                          (harness/splat-guest.sh, run by the guest after
+#                          its tests) into the initramfs overlay DIR
+#   splat.sh check LOG TAINT
+#                          fail on any splat in the console LOG or in the
+#                          kernel log the guest scanned, on a taint other
+#                          than TAINT (a number: 0, or the flags the run
+#                          sets on purpose), or when lockdep turned off
+set -eu
+. "$(dirname "$0")/env.sh"
+
+case "${1:-}" in
+overlay)
+	dir=$2
+	mkdir -p "$dir"
+	install -m 644 "$ROOT/harness/splat.re" "$dir/splat.re"
+	install -m 755 "$ROOT/harness/splat-guest.sh" "$dir/splat.sh"
+	;;
+check)
+	log=$2 taint=$3 bad=0
+	end=$(grep '^msgid-splat: end ' "$log" || true)
+	[ -n "$end" ] || die "no splat scan from the guest, console in $log"
+	if grep -E -f "$ROOT/harness/splat.re" "$log" >&2; then
+		echo "error: splats in the console or the kernel log (lines above)" >&2
+		bad=1
+	fi
+	if grep '^msgid-splat: the log wrapped' "$log" >&2; then
+		echo "error: the kernel log of the run was not kept whole (log_buf_len)" >&2
+		bad=1
+	fi
+	case "$end" in
+	*"(tainted $taint, debug_locks: 1)") ;;
+	*)
+		echo "error: $end: tainted (but $taint), or lockdep turned itself off" >&2
+		bad=1
+		;;
+	esac
+	[ "$bad" = 0 ] || die "the kernel splatted: console in $log"
+	;;
+*)
+	die "usage: splat.sh overlay DIR | check LOG TAINT"
+	;;
+esac
