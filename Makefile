@@ -6,11 +6,12 @@ H := harness
 X86 := $(H)/configs/x86_64.config
 OFF := $(H)/configs/msgid-off.config
 DEBUG := $(H)/configs/hw-debug.config
+SMP := $(H)/configs/smp-kcsan.config
 # Every job runs under jobs.sh, which logs its wall time (out/jobs.log).
 J = $(H)/jobs.sh run $@
 
-.PHONY: help deps base tree refresh kernel kernel-off kernel-debug kernel-arm64 kunit kunit-um \
-	kunit-i386 vectors pytest selftest check-debug demo series series-check \
+.PHONY: help deps base tree refresh kernel kernel-off kernel-debug kernel-smp kernel-arm64 kunit kunit-um \
+	kunit-i386 vectors pytest selftest check-debug check-smp demo series series-check \
 	docs docs-html bench bench-icount bench-db fuzz pipeline pipeline-syslog-ng \
 	distro-check stability check check-jobs check-start clean \
 	tree-lts series-lts kernel-lts selftest-lts lts-check
@@ -26,10 +27,11 @@ help:
 	@echo "make kernel-arm64  a small arm64 kernel, cross-built (out/build/arm64)"
 	@echo "make kunit       KUnit suite on UML and on i386 (QEMU)"
 	@echo "make selftest    kselftest msgid in QEMU, boot log to out/boot/boot.log"
-	@echo "make check-debug the kselftest on a lockdep/KASAN/UBSAN kernel with e1000 + ext4"
+	@echo "make check-debug KUnit and the kselftest on a lockdep/KASAN/UBSAN kernel with e1000 + ext4"
+	@echo "make check-smp   the kselftest on a KCSAN kernel, 4 vCPUs running at once"
 	@echo "make pytest      unit tests of scripts/msgid-db.py (host)"
 	@echo "make series      export the patch series to out/series/"
-	@echo "make series-check  git am, checkpatch, kernel-doc, sparse, W=1, build per patch"
+	@echo "make series-check  git am, checkpatch, kernel-doc, sparse, W=1, build per patch and =n"
 	@echo "make series-lts  the series for the 6.12 LTS backport, out/series-6.12/"
 	@echo "make lts-check   the backport applies (git am), builds and passes the kselftest"
 	@echo "make docs        check the documentation (docutils); docs-html: Sphinx"
@@ -63,6 +65,9 @@ kernel-off: tree
 kernel-debug: tree
 	$(J) $(H)/build.sh debug $(X86) $(DEBUG)
 
+kernel-smp: tree
+	$(J) $(H)/build.sh smp $(X86) $(SMP)
+
 kernel-arm64: tree
 	ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- $(J) $(H)/build.sh arm64 $(H)/configs/arm64.config
 
@@ -85,6 +90,9 @@ selftest: kernel
 
 check-debug: kernel-debug
 	$(J) $(H)/selftest-hw.sh
+
+check-smp: kernel-smp
+	$(J) $(H)/check-smp.sh
 
 demo: kernel
 	$(J) $(H)/demo.sh
@@ -145,20 +153,22 @@ stability: base
 # make check runs two jobs at a time (CHECK_JOBS): a kernel build keeps
 # both cores busy, but its links, a QEMU boot (single-threaded TCG) or the
 # fuzzer use one, and the other job fills the second. Every line is tagged
-# with its job. The longest jobs come first; the orders below let a build
-# take from ccache what an earlier one compiled, pytest read the boot log
-# of make selftest (out/boot/boot.log) instead of skipping those tests, and
-# distro-check find the literals it checks in the base tree.
+# with its job. The longest chain (kernel, series-check, check-debug) comes
+# first and the orders below let a build take from ccache what an earlier
+# one compiled, pytest read the boot log of make selftest
+# (out/boot/boot.log) instead of skipping those tests, and distro-check
+# find the literals it checks in the base tree. series-check also builds
+# the feature compiled out (what make kernel-off checks), and check-debug
+# runs the 64-bit KUnit suites built into the debug kernel (what make
+# kunit-um checks): neither configuration is built on its own.
 CHECK_JOBS ?= 2
-CHECKS := kernel kernel-debug kunit-i386 kunit-um kernel-off series-check \
+CHECKS := kernel kernel-debug series-check kunit-i386 \
 	selftest check-debug fuzz pytest pipeline distro-check docs vectors
 ifneq ($(filter check-jobs,$(MAKECMDGOALS)),)
-kernel-off: kernel
-series-check: kernel-off
 pytest: selftest
 # The debug kernel under TCG is slow enough already: boot it when no
 # kernel build shares the host with it.
-check-debug: kunit-i386 kunit-um series-check
+check-debug: kunit-i386 series-check
 distro-check: tree
 endif
 

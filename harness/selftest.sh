@@ -14,8 +14,9 @@
 #   SELFTEST_BOOT_LOG where the boot records go (default out/boot/boot.log)
 #   SELFTEST_OVERLAY  a directory laid over the initramfs (its own /run.sh)
 #   SELFTEST_CMDLINE  more kernel parameters
-#   SELFTEST_SKIP     the one case that may be SKIP (default "hw": this boot
-#                     has none of its devices); empty: none may
+#   SELFTEST_SKIP     the case that may be SKIP (default "hw": this boot
+#                     has none of its devices), an extended regular
+#                     expression ("hw|reload"); empty: none may
 # and QEMU_MEM, QEMU_EXTRA for harness/boot.sh.
 set -eu
 . "$(dirname "$0")/env.sh"
@@ -48,7 +49,8 @@ make -s -C "$TREE" O="$dir" CC="$(kcc)" INSTALL_MOD_PATH="$stage" \
 	INSTALL_MOD_STRIP=1 modules_install > "$work/modules_install.log" 2>&1 ||
 	{ tail -20 "$work/modules_install.log" >&2; die "modules_install failed"; }
 release=$(cat "$dir/include/config/kernel.release")
-find "$stage/lib/modules/$release" -name 'test_msgid.ko*' | grep -q . ||
+grep -q '^CONFIG_TEST_MSGID=y' "$dir/.config" ||
+	find "$stage/lib/modules/$release" -name 'test_msgid.ko*' | grep -q . ||
 	die "test_msgid.ko was not installed (CONFIG_TEST_MSGID=m?)"
 # The kselftest build follows O= (objects in $dir/kselftest); install it
 # with run_kselftest.sh into the initramfs.
@@ -97,7 +99,7 @@ fi
 # for the case named by SELFTEST_SKIP: kselftest prints "ok N # SKIP name: ".
 skipped=$(grep -E '^(# )?ok .*# *(SKIP|TODO|XFAIL)' "$tap" || true)
 if [ -n "$skip" ]; then
-	skipped=$(printf '%s\n' "$skipped" | grep -v -E "^# ok [0-9]+ # SKIP $skip: " || true)
+	skipped=$(printf '%s\n' "$skipped" | grep -v -E "^# ok [0-9]+ # SKIP ($skip): " || true)
 fi
 if [ -n "$skipped" ]; then
 	printf '%s\n' "$skipped" >&2

@@ -11,8 +11,11 @@
  * the format or in a %s argument, KERN_CONT, hard interrupt context,
  * ratelimited and oversized messages. <debugfs>/test_msgid/cases lists the
  * case names. The case "stress" prints for stress_ms milliseconds (module
- * parameter) from one kthread per online CPU and from an hrtimer in hard
- * irq context, while the selftest flips printk.msgid on and off.
+ * parameter) from one kthread per online CPU, from an hrtimer in hard irq
+ * context and from a timer in soft irq context, while the selftest flips
+ * printk.msgid on and off. Built in (make check-smp), its formats are in
+ * vmlinux: the identifier cache keeps them, and the stress runs it from
+ * every CPU at once.
  *
  * The formats here are copied verbatim, pr_fmt() prefix included, into
  * the table of expected formats of the selftest: change both together.
@@ -57,6 +60,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
+#include <linux/timer.h>
 #include <linux/uaccess.h>
 
 /* Longer than a record (1024 bytes): the message is truncated. */
@@ -285,8 +289,9 @@ static void test_msgid_long(void)
 
 /*
  * Stress: one kthread per online CPU prints as fast as it can through
- * pr_info(), a dev_printk() wrapper and three nested %pV wrappers, and an
- * hrtimer prints from hard irq context every millisecond, for stress_ms.
+ * pr_info(), a dev_printk() wrapper and three nested %pV wrappers, an
+ * hrtimer prints from hard irq context every millisecond and a timer from
+ * soft irq context every jiffy, for stress_ms.
  * Each message carries the CPU of its thread and a sequence number of that
  * thread, so that the selftest can tell a record of a thread from another
  * and see that none of a thread's records is out of order.
@@ -300,6 +305,8 @@ struct test_msgid_stress {
 static struct hrtimer test_msgid_stress_timer;
 static atomic_t test_msgid_stress_stop;
 static unsigned long test_msgid_stress_ticks;
+static struct timer_list test_msgid_stress_softirq;
+static unsigned long test_msgid_stress_softirq_ticks;
 
 static int test_msgid_stress_fn(void *data)
 {
@@ -323,6 +330,14 @@ static enum hrtimer_restart test_msgid_stress_timer_fn(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(timer, ms_to_ktime(1));
 	return HRTIMER_RESTART;
+}
+
+static void test_msgid_stress_softirq_fn(struct timer_list *timer)
+{
+	pr_info("stress softirq: in_serving_softirq=%d seq %lu\n",
+		!!in_serving_softirq(), test_msgid_stress_softirq_ticks++);
+	if (!atomic_read(&test_msgid_stress_stop))
+		mod_timer(timer, jiffies + 1);
 }
 
 static void test_msgid_stress(void)
@@ -356,17 +371,21 @@ static void test_msgid_stress(void)
 	atomic_set(&test_msgid_stress_stop, 0);
 	hrtimer_setup(&test_msgid_stress_timer, test_msgid_stress_timer_fn,
 		      CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	test_msgid_stress_softirq_ticks = 0;
+	timer_setup(&test_msgid_stress_softirq, test_msgid_stress_softirq_fn, 0);
 
 	t0 = ktime_get_ns();
 	for_each_online_cpu(cpu)
 		if (st[cpu].task)
 			wake_up_process(st[cpu].task);
 	hrtimer_start(&test_msgid_stress_timer, ms_to_ktime(1), HRTIMER_MODE_REL_HARD);
+	mod_timer(&test_msgid_stress_softirq, jiffies + 1);
 
 	msleep(ms);
 
 	atomic_set(&test_msgid_stress_stop, 1);
 	hrtimer_cancel(&test_msgid_stress_timer);
+	timer_delete_sync(&test_msgid_stress_softirq);
 	for_each_online_cpu(cpu) {
 		if (!st[cpu].task)
 			continue;
@@ -375,8 +394,8 @@ static void test_msgid_stress(void)
 	}
 	cpus_read_unlock();
 
-	pr_info("stress done: %u threads, %lu messages, %lu hrtimer messages, %llu ms\n",
-		n, sent, test_msgid_stress_ticks,
+	pr_info("stress done: %u threads, %lu messages, %lu hrtimer messages, %lu softirq messages, %llu ms\n",
+		n, sent, test_msgid_stress_ticks, test_msgid_stress_softirq_ticks,
 		div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));
 	kfree(st);
 }

@@ -134,6 +134,12 @@ static enum printk_msgid_class msgid_tag_in(const char *s, size_t len)
  * uses the image, so counts made there would be multiplied or lost. Until
  * an early initcall, after it and before the other CPUs come up, turns
  * msgid_percpu on, records are counted in msgid_early instead.
+ *
+ * A CPU only writes its own counters, from any context; the reader of
+ * debugfs sums every CPU's without stopping them. Each counter is one
+ * word, read whole: the sum is a snapshot that may miss the records being
+ * stored meanwhile, never a torn value. Those reads race with the writers
+ * by design (data_race()); make check-smp runs KCSAN over them.
  */
 struct msgid_stats {
 	unsigned long count[PRINTK_MSGID_NR_CLASSES];
@@ -456,13 +462,13 @@ static int msgid_stats_show(struct seq_file *s, void *unused)
 	int c, cpu;
 
 	for_each_possible_cpu(cpu)
-		hashed += per_cpu(msgid_stats.hashed, cpu);
+		hashed += data_race(per_cpu(msgid_stats.hashed, cpu));
 
 	seq_puts(s, "# class count last_id\n");
 	for (c = 0; c < PRINTK_MSGID_NR_CLASSES; c++) {
 		n = atomic_long_read(&msgid_early.count[c]);
 		for_each_possible_cpu(cpu)
-			n += per_cpu(msgid_stats.count[c], cpu);
+			n += data_race(per_cpu(msgid_stats.count[c], cpu));
 		seq_printf(s, "%s %lu ", msgid_classes[c].name, n);
 		if (c && n)
 			seq_printf(s, "%08x\n", READ_ONCE(msgid_last[c]));

@@ -59,6 +59,7 @@ typedef int32_t s32;
 
 #define WRITE_ONCE(x, val)	(*(volatile __typeof__(x) *)&(x) = (val))
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
+#define data_race(expr)		(expr)
 
 typedef struct {
 	long counter;

@@ -15,10 +15,11 @@
  * module at another address, the records of the boot, and records printed
  * on every CPU and in hard irq context while the switch flips (stress).
  *
- * Needs root, debugfs, the module test_msgid and, for the reload, the
- * module test_module (CONFIG_TEST_LKM) to keep the old address busy, and
- * CONFIG_KALLSYMS for /sys/module/test_msgid/sections/.text. Boot with
- * printk.msgid=1 for the boot log case.
+ * Needs root, debugfs, the module test_msgid (built in, every case but the
+ * reload runs) and, for the reload, the module test_module
+ * (CONFIG_TEST_LKM) to keep the old address busy, and CONFIG_KALLSYMS for
+ * /sys/module/test_msgid/sections/.text. Boot with printk.msgid=1 for the
+ * boot log case.
  */
 
 #include <ctype.h>
@@ -570,6 +571,7 @@ static const char * const class_names[C_NR] = {
 struct class_stats {
 	long count[C_NR];
 	long total;
+	long hashed;		/* formats hashed: what the cache did not answer */
 	bool has_last[C_NR];
 	uint32_t last[C_NR];
 };
@@ -591,8 +593,10 @@ static int read_stats(struct class_stats *st)
 		return -1;
 	}
 	for (line = strtok_r(buf + 22, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (line[0] == '#')
+		if (line[0] == '#') {
+			sscanf(line, "# formats hashed: %ld", &st->hashed);
 			continue;
+		}
 		if (sscanf(line, "%31s %ld %15s", name, &count, last) != 3)
 			goto bad;
 		for (c = 0; c < C_NR; c++)
@@ -813,6 +817,12 @@ static int section_addr(const char *name, unsigned long long *addr)
 }
 
 /* The same messages, the same identifiers, at another address. */
+/* Whether test_msgid is built in: a module has an initstate in sysfs. */
+static bool builtin(void)
+{
+	return access("/sys/module/test_msgid/initstate", F_OK) != 0;
+}
+
 static void test_reload(void)
 {
 	static const char * const cases[] = { "pr", "hw_err", "nested" };
@@ -820,6 +830,10 @@ static void test_reload(void)
 	bool ok = true, padded;
 	size_t i;
 
+	if (builtin()) {
+		ksft_test_result_skip("reload: test_msgid is built in\n");
+		return;
+	}
 	if (section_addr(".text", &text1) || !text1) {
 		ksft_test_result_skip("reload: no address in %s.text (CONFIG_KALLSYMS)\n",
 				      SECTIONS);
@@ -925,7 +939,8 @@ static void test_index_reads(void)
 	bool ok = true;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(files); i++) {
+	/* Built in, test_msgid's entries are among vmlinux's. */
+	for (i = 0; i < (builtin() ? 1 : ARRAY_SIZE(files)); i++) {
 		char path[128];
 		size_t small_len, big_len, entries, with_id;
 		char *small, *big;
@@ -969,12 +984,13 @@ static void test_index_ids(void)
 	static const char * const indexed[] = {
 		"printk", "pr", "dev", "netdev", "hw_err", "tags_str", "fw_tags",
 	};
+	const char *path = builtin() ? INDEX "vmlinux" : INDEX "test_msgid";
 	size_t i, j, len, checked = 0;
 	bool ok = true;
-	char *idx = read_chunked(INDEX "test_msgid", 1 << 16, &len);
+	char *idx = read_chunked(path, 1 << 16, &len);
 
 	if (!idx) {
-		ksft_test_result_fail("index ids: cannot read " INDEX "test_msgid\n");
+		ksft_test_result_fail("index ids: cannot read %s\n", path);
 		return;
 	}
 	for (i = 0; i < ARRAY_SIZE(indexed); i++) {
@@ -1210,9 +1226,15 @@ static const struct {
  * formed. The few records printed before parse_early_param() reads
  * printk.msgid=1 have none: "Linux version", "Command line", the e820 map.
  */
+/*
+ * The built-in KUnit suite (kernel/printk/msgid_kunit.c) prints these with
+ * the switch off on purpose, to see that they get no identifier.
+ */
+#define KUNIT_OFF	"msgid kunit"
+
 static void test_boot(const struct records *boot)
 {
-	size_t i, j, first = boot->n, before = 0, after = 0;
+	size_t i, j, first = boot->n, before = 0, after = 0, kunit = 0;
 	bool ok = true;
 
 	for (i = 0; i < boot->n; i++) {
@@ -1245,7 +1267,9 @@ static void test_boot(const struct records *boot)
 		if (r->prio >> 3)
 			continue;
 		after++;
-		if (!r->has_id) {
+		if (!r->has_id && !strncmp(r->body, KUNIT_OFF, strlen(KUNIT_OFF))) {
+			kunit++;
+		} else if (!r->has_id) {
 			ksft_print_msg("boot: no identifier: seq %llu \"%s\"\n", r->seq, r->text);
 			ok = false;
 		}
@@ -1269,6 +1293,9 @@ static void test_boot(const struct records *boot)
 			}
 		}
 	}
+	if (kunit)
+		ksft_print_msg("boot: %zu records of the KUnit suite printed with the switch off\n",
+			       kunit);
 	ksft_test_result(ok, "boot: %zu kernel records with a well-formed identifier\n", after);
 }
 
@@ -1303,14 +1330,17 @@ static const struct {
 	  "%u seq %lu%n" },
 	{ PR_FMT "stress hrtimer: in_hardirq=%d seq %lu\n",
 	  PR_FMT "stress hrtimer: in_hardirq=", "%u seq %lu%n" },
-	{ PR_FMT "stress done: %u threads, %lu messages, %lu hrtimer messages, %llu ms\n",
+	{ PR_FMT "stress softirq: in_serving_softirq=%d seq %lu\n",
+	  PR_FMT "stress softirq: in_serving_softirq=", "%u seq %lu%n" },
+	{ PR_FMT "stress done: %u threads, %lu messages, %lu hrtimer messages, %lu softirq messages, %llu ms\n",
 	  PR_FMT "stress done: ", NULL },
 };
 
 #define STRESS_NR	ARRAY_SIZE(stress_fmts)
 #define STRESS_CPUS	1024
 #define STRESS_TIMER	3
-#define STRESS_DONE	4
+#define STRESS_SOFTIRQ	4
+#define STRESS_DONE	5
 #define TRUNC_MSG	"<truncated>"	/* trunc_msg in kernel/printk/printk.c */
 
 struct stress_state {
@@ -1318,7 +1348,11 @@ struct stress_state {
 	bool have_prev, epipe;
 	unsigned long long lost, records, checked, prefixed, unprefixed, cut, bad;
 	unsigned long long per_fmt[STRESS_NR];
-	long last_seq[STRESS_CPUS + 1];	/* of each thread, then of the hrtimer */
+	/* Identified kernel records read, of the stress and of anything. */
+	unsigned long long ids_stress, ids_all;
+	unsigned long long per_cpu[STRESS_CPUS];	/* records of each thread */
+	/* Of each thread, then of the hrtimer and of the soft irq timer. */
+	long last_seq[STRESS_CPUS + 2];
 	char done[256];
 };
 
@@ -1331,10 +1365,12 @@ static void stress_bad(struct stress_state *st, const struct record *r, const ch
 static void stress_count(struct stress_state *st, const struct record *r)
 {
 	st->checked++;
-	if (r->has_id)
+	if (r->has_id) {
 		st->prefixed++;
-	else
+		st->ids_stress++;
+	} else {
 		st->unprefixed++;
+	}
 }
 
 /* A record printk cut to @keep bytes of text after the prefix. */
@@ -1379,6 +1415,7 @@ static void stress_check(struct stress_state *st, const struct record *r)
 
 	if (r->prio >> 3)
 		return;
+	st->ids_all += r->has_id;
 	if (blen >= tlen && !strcmp(body + blen - tlen, TRUNC_MSG)) {
 		stress_check_cut(st, r, blen - tlen);
 		return;
@@ -1414,13 +1451,16 @@ static void stress_check(struct stress_state *st, const struct record *r)
 		stress_bad(st, r, "unparsable arguments");
 		return;
 	}
-	if (i == STRESS_TIMER) {
+	if (i == STRESS_TIMER || i == STRESS_SOFTIRQ) {
 		if (cpu != 1)
-			stress_bad(st, r, "hrtimer not in hard irq context");
-		cpu = STRESS_CPUS;
+			stress_bad(st, r, i == STRESS_TIMER ? "hrtimer not in hard irq context" :
+				   "timer not in soft irq context");
+		cpu = STRESS_CPUS + (i == STRESS_SOFTIRQ);
 	} else if (cpu >= STRESS_CPUS) {
 		stress_bad(st, r, "cpu out of range");
 		return;
+	} else {
+		st->per_cpu[cpu]++;
 	}
 	if ((long)seq <= st->last_seq[cpu])
 		stress_bad(st, r, "out of order for its thread");
@@ -1464,7 +1504,10 @@ static void stress_read(int fd, struct stress_state *st)
 static void test_stress(void)
 {
 	unsigned long *shared;		/* shared with the toggling child */
+	struct class_stats before, after;
 	struct stress_state *st;
+	char cpus[256] = "";
+	long delta;
 	struct timespec t0, t1;
 	pid_t toggler, trigger;
 	char level[64] = "";
@@ -1477,7 +1520,7 @@ static void test_stress(void)
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (!st || shared == MAP_FAILED)
 		ksft_exit_fail_msg("stress: out of memory\n");
-	for (i = 0; i <= STRESS_CPUS; i++)
+	for (i = 0; i < (int)ARRAY_SIZE(st->last_seq); i++)
 		st->last_seq[i] = -1;
 	__atomic_store_n(&shared[0], 0, __ATOMIC_RELAXED);	/* stop */
 	__atomic_store_n(&shared[1], 0, __ATOMIC_RELAXED);	/* toggles */
@@ -1486,16 +1529,27 @@ static void test_stress(void)
 	if (!read_file(CONSOLE_LEVEL, level, sizeof(level)))
 		write_file(CONSOLE_LEVEL, "4");
 
+	/*
+	 * Every record the counters count from here on is read: /dev/kmsg
+	 * is opened at its end first.
+	 */
 	fd = kmsg_open(true);
+	if (read_stats(&before)) {
+		ksft_test_result_fail("stress: counters in " STATS "\n");
+		close(fd);
+		return;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	toggler = fork();
 	if (toggler < 0)
 		ksft_exit_fail_perror("fork");
 	if (!toggler) {
 		const struct timespec ts = { 0, 2000000 };
+		struct class_stats mid;
 
+		/* The switch flips, and the counters are read meanwhile. */
 		while (!__atomic_load_n(&shared[0], __ATOMIC_RELAXED)) {
-			if (write_file(PARAM, shared[1] & 1 ? "1" : "0"))
+			if (write_file(PARAM, shared[1] & 1 ? "1" : "0") || read_stats(&mid))
 				_exit(1);
 			__atomic_fetch_add(&shared[1], 1, __ATOMIC_RELAXED);
 			nanosleep(&ts, NULL);
@@ -1531,7 +1585,15 @@ static void test_stress(void)
 		ksft_print_msg("stress: cannot switch " PARAM " on\n");
 		ok = false;
 	}
-	/* The last records, the summary among them. */
+	/*
+	 * The last records, the summary among them: each stress record was
+	 * counted before it was stored, so before this read of the counters.
+	 */
+	stress_read(fd, st);
+	if (read_stats(&after)) {
+		ksft_print_msg("stress: cannot read " STATS "\n");
+		ok = false;
+	}
 	stress_read(fd, st);
 	close(fd);
 	if (level[0]) {
@@ -1548,9 +1610,32 @@ static void test_stress(void)
 	ksft_print_msg("stress: %llu records lost (EPIPE: overwritten before read)\n", st->lost);
 	ksft_print_msg("stress: %llu checked: %llu prefixed, %llu unprefixed, %llu cut by printk\n",
 		       st->checked, st->prefixed, st->unprefixed, st->cut);
-	ksft_print_msg("stress: plain %llu, fs %llu, nested %llu, hrtimer %llu\n",
-		       st->per_fmt[0], st->per_fmt[1], st->per_fmt[2], st->per_fmt[3]);
+	ksft_print_msg("stress: plain %llu, fs %llu, nested %llu, hrtimer %llu, softirq %llu\n",
+		       st->per_fmt[0], st->per_fmt[1], st->per_fmt[2], st->per_fmt[3],
+		       st->per_fmt[4]);
+	for (i = 0; i < STRESS_CPUS; i++) {
+		size_t len = strlen(cpus);
+
+		if (st->per_cpu[i] && len < sizeof(cpus) - 32)
+			snprintf(cpus + len, sizeof(cpus) - len, "%s%d: %llu",
+				 len ? ", " : "", i, st->per_cpu[i]);
+	}
+	ksft_print_msg("stress: records per CPU: %s\n", cpus[0] ? cpus : "none");
 	ksft_print_msg("stress: module: %s\n", st->done[0] ? st->done : "(no summary record)");
+	/*
+	 * The counters moved by at least the identified stress records read
+	 * and, when none was lost, by at most every identified record read.
+	 * What the cache did not answer was hashed: the rest were hits.
+	 */
+	delta = after.total - before.total;
+	ksft_print_msg("stress: counters +%ld for %llu identified stress records (%llu of any kind); "
+		       "%ld formats hashed, %ld answered by the cache\n",
+		       delta, st->ids_stress, st->ids_all, after.hashed - before.hashed,
+		       delta - (after.hashed - before.hashed));
+	if (delta < (long)st->ids_stress || (!st->lost && delta > (long)st->ids_all)) {
+		ksft_print_msg("stress: the counters do not add up to the records\n");
+		ok = false;
+	}
 	for (i = 0; i < (int)STRESS_NR; i++) {
 		if (!st->per_fmt[i]) {
 			ksft_print_msg("stress: no record of \"%s\"\n", stress_fmts[i].start);
