@@ -203,15 +203,14 @@ class MatchFiguresTest(unittest.TestCase):
 
 
 #: Percent of the records with an ID. Against the index: the issue's goal,
-#: of the records whose format has a literal word (the others, 23 of 202
-#: on the selftest boot of 2026-12-05, cannot be matched by rule). Against
-#: the source: the issue's goals are 85% right and at most 0.5% wrong;
-#: measured 82.7% and 1.0% (2 records whose formats the scan cannot see,
-#: printed through macros, fit a generic format), so these guard against
-#: regressions only.
+#: of the records whose format has a literal word (the others, 24 of 199
+#: on the selftest boot of 2026-12-06, cannot be matched by rule). Against
+#: the source: the issue's goals, 85% right and at most 0.5% wrong;
+#: measured 85.9% and 0% once the scan followed files' own wrapper macros
+#: and local headers (82.4% and 1.0% before).
 INDEX_RIGHT = 97.0
-SOURCE_RIGHT = 82.0
-SOURCE_WRONG = 1.5
+SOURCE_RIGHT = 85.0
+SOURCE_WRONG = 0.5
 
 
 if __name__ == "__main__":
