@@ -593,10 +593,12 @@ static int read_stats(struct class_stats *st)
 		return -1;
 	}
 	for (line = strtok_r(buf + 22, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (line[0] == '#') {
-			sscanf(line, "# formats hashed: %ld", &st->hashed);
+		if (!strncmp(line, "# formats hashed: ", 18)) {
+			st->hashed = strtol(line + 18, NULL, 10);
 			continue;
 		}
+		if (line[0] == '#')
+			continue;
 		if (sscanf(line, "%31s %ld %15s", name, &count, last) != 3)
 			goto bad;
 		for (c = 0; c < C_NR; c++)
@@ -1332,7 +1334,8 @@ static const struct {
 	  PR_FMT "stress hrtimer: in_hardirq=", "%u seq %lu%n" },
 	{ PR_FMT "stress softirq: in_serving_softirq=%d seq %lu\n",
 	  PR_FMT "stress softirq: in_serving_softirq=", "%u seq %lu%n" },
-	{ PR_FMT "stress done: %u threads, %lu messages, %lu hrtimer messages, %lu softirq messages, %llu ms\n",
+	{ PR_FMT "stress done: %u threads, %lu messages, %lu hrtimer messages, "
+		 "%lu softirq messages, %llu ms\n",
 	  PR_FMT "stress done: ", NULL },
 };
 
@@ -1459,9 +1462,9 @@ static void stress_check(struct stress_state *st, const struct record *r)
 	} else if (cpu >= STRESS_CPUS) {
 		stress_bad(st, r, "cpu out of range");
 		return;
-	} else {
-		st->per_cpu[cpu]++;
 	}
+	if (cpu < STRESS_CPUS)
+		st->per_cpu[cpu]++;
 	if ((long)seq <= st->last_seq[cpu])
 		stress_bad(st, r, "out of order for its thread");
 	st->last_seq[cpu] = seq;
@@ -1628,8 +1631,8 @@ static void test_stress(void)
 	 * What the cache did not answer was hashed: the rest were hits.
 	 */
 	delta = after.total - before.total;
-	ksft_print_msg("stress: counters +%ld for %llu identified stress records (%llu of any kind); "
-		       "%ld formats hashed, %ld answered by the cache\n",
+	ksft_print_msg("stress: counters +%ld for %llu identified stress records "
+		       "(%llu of any kind); %ld formats hashed, %ld answered by the cache\n",
 		       delta, st->ids_stress, st->ids_all, after.hashed - before.hashed,
 		       delta - (after.hashed - before.hashed));
 	if (delta < (long)st->ids_stress || (!st->lost && delta > (long)st->ids_all)) {
