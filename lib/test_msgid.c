@@ -394,7 +394,7 @@ static void test_msgid_stress(void)
 	}
 	cpus_read_unlock();
 
-	pr_info("stress done: %u threads, %lu messages, %lu hrtimer messages, %lu softirq messages, %llu ms\n",
+	pr_info("stress done: %u threads, %lu messages, %lu hrtimer, %lu softirq, %llu ms\n",
 		n, sent, test_msgid_stress_ticks, test_msgid_stress_softirq_ticks,
 		div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));
 	kfree(st);

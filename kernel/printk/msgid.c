@@ -461,16 +461,14 @@ static int msgid_stats_show(struct seq_file *s, void *unused)
 	unsigned long n, hashed = atomic_long_read(&msgid_early.hashed);
 	int c, cpu;
 
-	/* Other CPUs add to their counters meanwhile: see msgid_stats. */
 	for_each_possible_cpu(cpu)
-		hashed += data_race(per_cpu(msgid_stats.hashed, cpu));
+		hashed += data_race(per_cpu(msgid_stats.hashed, cpu)); /* racy sum */
 
 	seq_puts(s, "# class count last_id\n");
 	for (c = 0; c < PRINTK_MSGID_NR_CLASSES; c++) {
 		n = atomic_long_read(&msgid_early.count[c]);
-		/* As above: a snapshot of words read whole. */
 		for_each_possible_cpu(cpu)
-			n += data_race(per_cpu(msgid_stats.count[c], cpu));
+			n += data_race(per_cpu(msgid_stats.count[c], cpu)); /* racy sum */
 		seq_printf(s, "%s %lu ", msgid_classes[c].name, n);
 		if (c && n)
 			seq_printf(s, "%08x\n", READ_ONCE(msgid_last[c]));
