@@ -6,8 +6,9 @@
 # that the CPUs print at the same time: the stress case runs the
 # identifier cache on built-in formats from every CPU, in task, soft irq
 # and hard irq context, while the switch flips and the counters are read.
-# Fails on any failed case, KCSAN report, lockdep splat or taint. Prints
-# what the stress checked. Outputs in out/selftest-smp/.
+# Fails on any failed case, KCSAN report in the series' code, lockdep
+# splat or taint (KCSAN reports of other code are listed). Prints what
+# the stress checked. Outputs in out/selftest-smp/.
 set -eu
 . "$(dirname "$0")/env.sh"
 H=$ROOT/harness
@@ -45,5 +46,17 @@ SELFTEST_KERNEL=$name SELFTEST_WORK=$work SELFTEST_BOOT_LOG=$work/boot.log \
 echo "what the stress checked:"
 grep -E '^# (# )?stress: ' "$work/tap.log" | sed 's/^# \(# \)\?/  /'
 sed -n 's/^msgid-kcsan: /  KCSAN: /p' "$log"
-"$H/splat.sh" check "$log" 0
-say "check-smp: no KCSAN report, no splat, no taint; $(( $(date +%s) - t0 )) s"
+# A KCSAN report whose two functions are both outside the series and the
+# code it runs through (the kernel's own races, such as the clocksource
+# watchdog's at boot, seen once in 4 runs) is listed and does not fail
+# the run; every other report, and every other splat, does.
+ours='msgid|printk|vprintk|vsnprintf|vsprintf|format_decode|prb_|console|test_msgid|kmsg'
+grep -a 'BUG: KCSAN: ' "$log" | sed 's/^.*BUG: KCSAN: //' | sort -u > "$work/kcsan.txt" || true
+grep -vE "$ours" "$work/kcsan.txt" > "$work/kcsan-foreign.txt" || true
+if [ -s "$work/kcsan-foreign.txt" ]; then
+	echo "KCSAN reports outside the series (listed, not failed):"
+	sed 's/^/  /' "$work/kcsan-foreign.txt"
+fi
+grep -v -a -F -f <(sed 's/^/BUG: KCSAN: /' "$work/kcsan-foreign.txt") "$log" > "$work/console.ours" || true
+"$H/splat.sh" check "$work/console.ours" 0
+say "check-smp: no KCSAN report in the series' code, no splat, no taint; $(( $(date +%s) - t0 )) s"
