@@ -24,7 +24,7 @@ if ! make O="$dir" CC="$(kcc)" -j"$(nproc)" $image modules > "$dir/build.log" 2>
 	grep -E 'error|Error' "$dir/build.log" | head -20 >&2
 	die "kernel build failed, see out/build/$name/build.log"
 fi
-if grep -E '(msgid|printk/(printk|index)\.c|lib/vsprintf\.c|linux/sprintf\.h).*warning:' "$dir/build.log" >&2; then
+if grep -E "$OUR_WARNING_RE" "$dir/build.log" >&2; then
 	die "warnings in our files (out/build/$name/build.log)"
 fi
 say "out/build/$name built in $(( $(date +%s) - t0 )) s"
