@@ -82,7 +82,7 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-25G}
 
 # A compiler warning in a file of the series (build.sh, and series-check's
 # build with the option off, fail on one): an extended regular expression.
-OUR_WARNING_RE='(msgid|printk/(printk|index)\.c|lib/vsprintf\.c|linux/sprintf\.h).*warning:'
+OUR_WARNING_RE='(msgid|printk/(printk|index)\.c|lib/vsprintf\.c|linux/sprintf\.h|linux/dev_printk\.h|drm/drm_print\.[ch]|btrfs/messages\.[ch]).*warning:'
 
 # Use ccache when it is installed; it makes rebuilds of the same tree cheap.
 # ARCH and CROSS_COMPILE in the environment (make kernel-arm64) reach
