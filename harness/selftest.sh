@@ -14,7 +14,7 @@
 #   SELFTEST_BOOT_LOG where the boot records go (default out/boot/boot.log)
 #   SELFTEST_OVERLAY  a directory laid over the initramfs (its own /run.sh)
 #   SELFTEST_CMDLINE  more kernel parameters
-#   SELFTEST_SKIP     the case that may be SKIP (default "hw": this boot
+#   SELFTEST_SKIP     the cases that may be SKIP (default "hw": this boot
 #                     has none of its devices), an extended regular
 #                     expression ("hw|reload"); empty: none may
 # and QEMU_MEM, QEMU_EXTRA for harness/boot.sh.
@@ -66,9 +66,14 @@ install -m 755 "$H/selftest-run.sh" "$stage/run.sh"
 phase_end "install + initramfs" "$t0"
 
 t0=$(date +%s)
+# With DRM (the lean kernel), bochs drives QEMU's standard VGA and DRM's
+# core prints its debug messages (drm.debug=0x1) through DRM's wrappers:
+# the kselftest's drm device case checks them.
+drm=
+grep -q '^CONFIG_DRM=y' "$dir/.config" && drm=drm.debug=0x1
 # 4 CPUs for the stress case (one printing kthread per CPU).
 SMP=4 "$H/boot.sh" "$dir/arch/x86/boot/bzImage" "$work/initramfs.cpio.gz" "$log" \
-	"printk.msgid=1 ${SELFTEST_CMDLINE:-}" 900
+	"printk.msgid=1 $drm ${SELFTEST_CMDLINE:-}" 900
 phase_end "boot + test (QEMU)" "$t0"
 
 # The kernel's records of the boot, as the guest dumped them.

@@ -6,8 +6,9 @@
  * <debugfs>/test_msgid/emit; this module then prints the messages of that
  * case, through every path whose records must start with the identifier of
  * the caller's format: printk() with a level, pr_*() under pr_fmt(),
- * dev_printk() on a registered device and on NULL, netdev_printk() on a
- * registered net device, wrappers that nest %pV, HW_ERR and FW_* tags in
+ * dev_printk() on a registered device and on NULL, dev_err_probe(),
+ * netdev_printk() on a registered net device, DRM's wrappers (with DRM),
+ * wrappers that nest %pV, HW_ERR and FW_* tags in
  * the format or in a %s argument, KERN_CONT, hard interrupt context,
  * ratelimited and oversized messages. <debugfs>/test_msgid/cases lists the
  * case names. The case "stress" prints for stress_ms milliseconds (module
@@ -63,6 +64,10 @@
 #include <linux/timer.h>
 #include <linux/uaccess.h>
 
+#if IS_REACHABLE(CONFIG_DRM)
+#include <drm/drm_print.h>
+#endif
+
 /* Longer than a record (1024 bytes): the message is truncated. */
 #define TEST_MSGID_LONG		2000
 
@@ -101,6 +106,22 @@ static void test_msgid_dev(void)
 	dev_err_probe(&test_msgid_pdev->dev, -ENODEV,
 		      "dev_err_probe on a platform device: %d\n", 4);
 }
+
+#if IS_REACHABLE(CONFIG_DRM)
+/*
+ * DRM's wrappers print the caller's format through %pV behind "[drm:%ps] ".
+ * The debug ones print only while drm.debug has DRM_UT_DRIVER: the selftest
+ * sets it around this case.
+ */
+static void test_msgid_drm(void)
+{
+	DRM_DEV_ERROR(&test_msgid_pdev->dev, "DRM_DEV_ERROR on a platform device: %d\n", 1);
+	DRM_ERROR("DRM_ERROR without a device: %d\n", 2);
+	drm_dev_dbg(&test_msgid_pdev->dev, DRM_UT_DRIVER,
+		    "drm_dev_dbg on a platform device: %d\n", 3);
+	DRM_DEBUG_DRIVER("DRM_DEBUG_DRIVER without a device: %d\n", 4);
+}
+#endif
 
 static void test_msgid_netdev(void)
 {
@@ -408,6 +429,9 @@ static const struct {
 	{ "pr", test_msgid_pr },
 	{ "dev", test_msgid_dev },
 	{ "netdev", test_msgid_netdev },
+#if IS_REACHABLE(CONFIG_DRM)
+	{ "drm", test_msgid_drm },
+#endif
 	{ "nested", test_msgid_nested },
 	{ "hw_err", test_msgid_hw_err },
 	{ "tags_str", test_msgid_tags_str },

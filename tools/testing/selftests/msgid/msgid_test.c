@@ -26,6 +26,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -46,6 +47,9 @@
 #define PARAM		"/sys/module/printk/parameters/msgid"
 #define STATS		"/sys/kernel/debug/printk/msgid"
 #define EMIT		"/sys/kernel/debug/test_msgid/emit"
+#define CASES		"/sys/kernel/debug/test_msgid/cases"
+#define DRM_DEBUG_PARAM	"/sys/module/drm/parameters/debug"
+#define DRM_UT_DRIVER	0x2	/* BIT(DRM_UT_DRIVER) of drm.debug */
 #define SECTIONS	"/sys/module/test_msgid/sections/"
 #define CONSOLE_LEVEL	"/proc/sys/kernel/printk"
 
@@ -395,6 +399,19 @@ static const struct record *find_one(const struct records *rs, const char *match
 	return find(rs, match, &r, 1) == 1 ? r : NULL;
 }
 
+/* DRM's prefix: the function that called the wrapper, then the message. */
+static bool drm_extra(const struct records *rs)
+{
+	const struct record *r = find_one(rs, "DRM_ERROR without a device: 2");
+
+	if (!r || strncmp(r->body, "[drm:test_msgid_drm", 19)) {
+		ksft_print_msg("DRM_ERROR: expected \"[drm:test_msgid_drm...\": %s\n",
+			       r ? r->text : "no record");
+		return false;
+	}
+	return true;
+}
+
 /* The wrappers print their own text, which is not part of the identity. */
 static bool dev_extra(const struct records *rs)
 {
@@ -482,6 +499,16 @@ static const struct msg_case msg_cases[] = {
 		{ "dev_err_probe on a platform device: %d\n",
 		  ": dev_err_probe on a platform device: 4", 3 },
 	}, dev_extra },
+	{ "drm", "DRM's wrappers: drm_dev_printk(), __drm_err(), __drm_dev_dbg()", {
+		{ "*ERROR* DRM_DEV_ERROR on a platform device: %d\n",
+		  "] *ERROR* DRM_DEV_ERROR on a platform device: 1", 3 },
+		{ "DRM_ERROR without a device: %d\n",
+		  "] *ERROR* DRM_ERROR without a device: 2", 3 },
+		{ "drm_dev_dbg on a platform device: %d\n",
+		  "] drm_dev_dbg on a platform device: 3", 7 },
+		{ "DRM_DEBUG_DRIVER without a device: %d\n",
+		  "] DRM_DEBUG_DRIVER without a device: 4", 7 },
+	}, drm_extra },
 	{ "netdev", "netdev_printk() on a net device and on NULL", {
 		{ "netdev_info on a dummy device: %d\n",
 		  ": netdev_info on a dummy device: 1", 6 },
@@ -542,6 +569,33 @@ static const struct msg_case msg_cases[] = {
 	}, long_extra },
 };
 
+/* Whether test_msgid has case @name: "drm" only where DRM is built. */
+static bool case_listed(const char *name)
+{
+	char buf[1024], *line, *save;
+
+	if (read_file(CASES, buf, sizeof(buf)))
+		return false;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (!strcmp(line, name))
+			return true;
+	return false;
+}
+
+/* Set drm.debug to @val; *old gets its value before. */
+static int drm_debug_set(unsigned long val, unsigned long *old)
+{
+	char buf[32];
+
+	if (old) {
+		if (read_file(DRM_DEBUG_PARAM, buf, sizeof(buf)))
+			return -1;
+		*old = strtoul(buf, NULL, 0);
+	}
+	snprintf(buf, sizeof(buf), "%lu", val);
+	return write_file(DRM_DEBUG_PARAM, buf);
+}
+
 static void test_msg_cases(void)
 {
 	size_t i;
@@ -549,9 +603,21 @@ static void test_msg_cases(void)
 	for (i = 0; i < ARRAY_SIZE(msg_cases); i++) {
 		const struct msg_case *c = &msg_cases[i];
 		struct records rs = { 0 };
+		unsigned long drm_debug = 0;
+		bool drm = !strcmp(c->name, "drm");
 		bool ok;
 
+		if (drm && !case_listed(c->name)) {
+			ksft_test_result_skip("%s: %s (test_msgid built without DRM)\n",
+					      c->name, c->desc);
+			continue;
+		}
+		/* The debug messages print only while drm.debug asks for them. */
+		if (drm && drm_debug_set(0, &drm_debug) == 0)
+			drm_debug_set(drm_debug | DRM_UT_DRIVER, NULL);
 		ok = emit(c->name, &rs) == 0;
+		if (drm)
+			drm_debug_set(drm_debug, NULL);
 		ok = ok && check_msg_case(c, &rs);
 		ksft_test_result(ok, "%s: %s\n", c->name, c->desc);
 		records_free(&rs);
@@ -984,7 +1050,7 @@ static void test_index_reads(void)
 static void test_index_ids(void)
 {
 	static const char * const indexed[] = {
-		"printk", "pr", "dev", "netdev", "hw_err", "tags_str", "fw_tags",
+		"printk", "pr", "dev", "drm", "netdev", "hw_err", "tags_str", "fw_tags",
 	};
 	const char *path = builtin() ? INDEX "vmlinux" : INDEX "test_msgid";
 	size_t i, j, len, checked = 0;
@@ -998,12 +1064,12 @@ static void test_index_ids(void)
 	for (i = 0; i < ARRAY_SIZE(indexed); i++) {
 		const struct msg_case *c = msg_case(indexed[i]);
 
+		if (!strcmp(indexed[i], "drm") && !case_listed("drm"))
+			continue;
+
 		for (j = 0; c && j < ARRAY_SIZE(c->exp) && c->exp[j].fmt; j++) {
 			char want[32];
 
-			/* dev_err_probe() is a function, not an indexed macro. */
-			if (strstr(c->exp[j].fmt, "dev_err_probe"))
-				continue;
 			snprintf(want, sizeof(want), "\" msgid=%08x\n", msgid_of(c->exp[j].fmt));
 			checked++;
 			if (!strstr(idx, want)) {
@@ -1017,12 +1083,142 @@ static void test_index_ids(void)
 			 checked);
 }
 
+/*
+ * A call site of the index whose format passes a %pV on: a wrapper function
+ * (dev_printk("TMSGID-fs (%s): %pV\n") in test_msgid_fs_msg(), say). Its
+ * callers' records have their caller's identifier, which the index holds
+ * only if a macro in front of the wrapper put it there.
+ */
+struct wrapper {
+	char *func;		/* the function of the call site */
+	char *pattern;		/* fnmatch() pattern of its text up to %pV, then '*' */
+	size_t literal;		/* characters of literal text before the %pV */
+};
+
 /* The identifiers shown by every file of the live printk index. */
 struct index_ids {
 	uint32_t *id;		/* sorted, without duplicates */
 	size_t n, cap;
 	size_t files, entries;
+	struct wrapper *w;	/* the wrapper call sites */
+	size_t nw, capw;
 };
+
+/*
+ * The wrapper functions whose callers' formats the printk index gets from
+ * macros in front of them, upstream (dev_printk(), which prints through a
+ * function without an index entry, needs none here) or in this series.
+ * A record of theirs whose identifier no index holds is a failure.
+ */
+static const char * const indexed_wrappers[] = {
+	"__dev_probe_failed",	/* dev_err_probe(), dev_warn_probe() */
+	"__drm_dev_vprintk",	/* drm_dev_printk(), __drm_err(), drm_dev_dbg() */
+	"__netdev_printk",	/* netdev_printk(), netdev_<level>() */
+	"__ext4_msg",		/* ext4_msg() */
+	"acpi_handle_printk",	/* acpi_handle_<level>() */
+};
+
+/*
+ * The fnmatch() pattern of an index format (as the index escapes it): the
+ * literal text, each conversion a '*', and a '*' for everything from the
+ * first %pV on. NULL when the format has no %pV.
+ */
+static char *wrapper_pattern(const char *fmt, size_t len, size_t *literal)
+{
+	char *pat = malloc(2 * len + 2), *o = pat;
+	const char *f = fmt, *end = fmt + len;
+
+	if (!pat)
+		ksft_exit_fail_msg("out of memory\n");
+	*literal = 0;
+	while (f < end) {
+		if (*f == '%' && f + 1 < end && f[1] != '%') {
+			f++;
+			while (f < end && strchr("#0- +'123456789.*hlLqjzt", *f))
+				f++;
+			if (f < end && *f == 'p') {
+				if (f + 1 < end && f[1] == 'V') {
+					*o++ = '*';
+					*o = '\0';
+					return pat;
+				}
+				/* %p and its extension letters */
+				while (f + 1 < end && isalnum((unsigned char)f[1]))
+					f++;
+			}
+			f++;
+			*o++ = '*';
+			continue;
+		}
+		if (*f == '%')		/* "%%" */
+			f++;
+		else if (*f == '\\' && f + 1 < end)	/* the index's escapes */
+			f++;
+		if (strchr("*?[\\", *f))
+			*o++ = '\\';
+		*o++ = *f++;
+		++*literal;
+	}
+	free(pat);
+	return NULL;
+}
+
+/* Remember the entry @line of function @func if its format passes a %pV on. */
+static void wrapper_add(struct index_ids *ix, const char *line, const char *q_end)
+{
+	const char *q = strchr(line, '"'), *sp, *func;
+	struct wrapper w;
+
+	if (!q || q >= q_end || !strstr(q, "%pV"))
+		return;
+	/* <level> file:line function "format" */
+	sp = q - 1;
+	while (sp > line && sp[-1] != ' ')
+		sp--;
+	func = sp;
+	w.pattern = wrapper_pattern(q + 1, q_end - q - 1, &w.literal);
+	if (!w.pattern)
+		return;
+	w.func = strndup(func, q - 1 - func);
+	if (ix->nw == ix->capw) {
+		ix->capw = ix->capw ? 2 * ix->capw : 64;
+		ix->w = realloc(ix->w, ix->capw * sizeof(*ix->w));
+	}
+	if (!ix->w || !w.func)
+		ksft_exit_fail_msg("out of memory\n");
+	ix->w[ix->nw++] = w;
+}
+
+/*
+ * Which wrapper printed @text, a record's text after its prefix: the
+ * wrapper call site whose pattern matches it with the most literal text.
+ * NULL if none matches. *indexed tells whether its callers are indexed;
+ * on a tie between an indexed and an unindexed one, unindexed wins.
+ */
+static const struct wrapper *wrapper_of(const struct index_ids *ix, const char *text,
+					bool *indexed)
+{
+	const struct wrapper *best = NULL;
+	size_t i, j;
+
+	*indexed = false;
+	for (i = 0; i < ix->nw; i++) {
+		const struct wrapper *w = &ix->w[i];
+		bool idx = false;
+
+		if (best && w->literal < best->literal)
+			continue;
+		if (fnmatch(w->pattern, text, 0))
+			continue;
+		for (j = 0; j < ARRAY_SIZE(indexed_wrappers); j++)
+			idx |= !strcmp(w->func, indexed_wrappers[j]);
+		if (!best || w->literal > best->literal || (*indexed && !idx)) {
+			best = w;
+			*indexed = idx;
+		}
+	}
+	return best;
+}
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -1066,8 +1262,21 @@ static int index_ids_add(struct index_ids *ix, char *buf, const char *name)
 				ksft_exit_fail_msg("out of memory\n");
 		}
 		ix->id[ix->n++] = id;
+		wrapper_add(ix, line, q);
 	}
 	return 0;
+}
+
+static void index_ids_free(struct index_ids *ix)
+{
+	size_t i;
+
+	for (i = 0; i < ix->nw; i++) {
+		free(ix->w[i].func);
+		free(ix->w[i].pattern);
+	}
+	free(ix->w);
+	free(ix->id);
 }
 
 /* Read every file of INDEX: vmlinux and one per loaded module. */
@@ -1116,22 +1325,35 @@ static int index_ids_read(struct index_ids *ix)
 /*
  * Every kernel record of the boot that carries an identifier comes from a
  * call site the live index holds, with that identifier: printk(), pr_*(),
- * dev_printk(), netdev_printk(), ext4_msg(), acpi_handle_*() ... all put
- * their callers' formats into the index. The records checked are those
- * logged before the test started (on the hw boot: with the e1000 NIC up and
- * the ext4 disk mounted). A record is missing when its caller's format
- * reached printk through a function instead of an indexing macro (a %pV
- * wrapper like the nested ones of test_msgid, dev_err_probe()) or is not a
- * compile-time constant. The harness boots have none, so none is allowed:
- * each is listed, to be indexed or explained.
+ * dev_printk(), netdev_printk(), ext4_msg(), acpi_handle_*(),
+ * dev_err_probe(), DRM's ... all put their callers' formats into the
+ * index. The records checked are those logged before the test started (on
+ * the hw boot: with the e1000 NIC up and the ext4 disk mounted).
+ *
+ * A record is missing when its caller's format reached printk through a
+ * wrapper function no macro indexes (iwlwifi's, ath10k's, the nested ones
+ * of test_msgid: the index holds the wrapper's own call site, whose format
+ * passes a %pV on) or is not a compile-time constant. Each is listed. It is
+ * a failure when the wrapper that printed it (the wrapper call site whose
+ * text matches it best) is one whose callers are indexed: so the test
+ * passes on hardware whose drivers print through wrappers nobody indexed
+ * yet, and prints the share. A record no wrapper call site explains (a
+ * wrapper that passes its level at run time, like test_msgid's nested one,
+ * has no index entry of its own; a format built at run time) is listed;
+ * with MSGID_TEST_INDEX_ALL=1 (the harness boots, which have none) it is a
+ * failure too.
  */
 static void test_index_coverage(const struct records *boot,
 				const struct index_ids *ix, bool ok)
 {
-	size_t i, kernel = 0, with_id = 0, found = 0, missing = 0;
+	size_t i, kernel = 0, with_id = 0, found = 0, missing = 0, wrapped = 0;
+	const char *all = getenv("MSGID_TEST_INDEX_ALL");
+	bool strict = all && !strcmp(all, "1");
 
 	for (i = 0; i < boot->n; i++) {
 		const struct record *r = &boot->r[i];
+		const struct wrapper *w;
+		bool indexed;
 
 		if (r->prio >> 3)
 			continue;
@@ -1143,17 +1365,130 @@ static void test_index_coverage(const struct records *boot,
 			found++;
 			continue;
 		}
+		w = wrapper_of(ix, r->body, &indexed);
+		if ((w && !indexed) || (!w && !strict)) {
+			if (!wrapped++)
+				ksft_print_msg("index coverage: not indexed (wrapper):\n");
+			ksft_print_msg("  seq %llu, %s%s: %.160s\n", r->seq,
+				       w ? w->func : "no wrapper call site matches",
+				       w ? "()" : "", r->text);
+			continue;
+		}
 		if (!missing++)
 			ksft_print_msg("index coverage: records whose id no index holds:\n");
-		ksft_print_msg("  seq %llu: %.160s\n", r->seq, r->text);
+		ksft_print_msg("  seq %llu%s%s%s: %.160s\n", r->seq,
+			       w ? ", from " : ", no wrapper call site matches",
+			       w ? w->func : "", w ? "(), whose callers are indexed" : "",
+			       r->text);
 	}
-	ksft_print_msg("index coverage: %zu files, %zu entries, %zu distinct ids\n",
-		       ix->files, ix->entries, ix->n);
-	ksft_print_msg("index coverage: %zu kernel records, %zu with id, %zu found, %zu missing\n",
-		       kernel, with_id, found, missing);
+	ksft_print_msg("index coverage: %zu files, %zu entries, %zu distinct ids, %zu %s\n",
+		       ix->files, ix->entries, ix->n, ix->nw, "wrapper call sites");
+	ksft_print_msg("index coverage: %zu kernel records, %zu with id: %zu found (%.1f%%), %s\n",
+		       kernel, with_id, found, with_id ? 100.0 * found / with_id : 0.0,
+		       "then:");
+	ksft_print_msg("index coverage: %zu not indexed (wrapper), %zu missing\n",
+		       wrapped, missing);
 	ksft_test_result(ok && with_id && !missing,
 			 "index coverage: %zu of %zu boot records with an id are in the index\n",
 			 found, with_id);
+}
+
+/*
+ * The classification of the coverage case, on test_msgid's own wrappers:
+ * the record of the pr_info("two wrapped formats: %pV, then %pV\n") in
+ * test_msgid_second() is not in the index and is told to come from that
+ * wrapper, which nothing indexes; the one of dev_err_probe() is in the
+ * index, and would be told to come from __dev_probe_failed(), whose
+ * callers are indexed.
+ */
+static void test_index_wrappers(const struct index_ids *ix, bool ok)
+{
+	static const struct {
+		const char *case_name, *match, *func;
+		bool in_index;
+	} want[] = {
+		{ "nested", "two wrapped formats: the first format: 1",
+		  "test_msgid_second", false },
+		{ "dev", ": dev_err_probe on a platform device: 4",
+		  "__dev_probe_failed", true },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		struct records rs = { 0 };
+		const struct record *r;
+		const struct wrapper *w;
+		bool indexed;
+
+		r = NULL;
+		if (emit(want[i].case_name, &rs) == 0)
+			r = find_one(&rs, want[i].match);
+		if (!r) {
+			ksft_print_msg("index wrappers: no record \"%s\"\n", want[i].match);
+			ok = false;
+			records_free(&rs);
+			continue;
+		}
+		w = wrapper_of(ix, r->body, &indexed);
+		ksft_print_msg("index wrappers: \"%s\": %s the index, from %s()%s\n",
+			       want[i].match, index_has(ix, r->id) ? "in" : "not in",
+			       w ? w->func : "no wrapper", indexed ? ", indexed" : "");
+		if (!r->has_id || index_has(ix, r->id) != want[i].in_index ||
+		    !w || strcmp(w->func, want[i].func) || indexed != want[i].in_index)
+			ok = false;
+		records_free(&rs);
+	}
+	ksft_test_result(ok, "index wrappers: records of unindexed wrappers are told apart\n");
+}
+
+/*
+ * With DRM and a display device (QEMU's standard VGA, bound by bochs in the
+ * lean kernel), booted with drm.debug=0x1: DRM's records through its
+ * wrappers carry their callers' identifiers, and the index holds each.
+ */
+static const struct {
+	const char *what;
+	const char *fmt;	/* the caller's format */
+	const char *prefix;	/* the start of the record, from the wrapper */
+	const char *match;	/* a part of the text of the format */
+} drm_msgs[] = {
+	/* drivers/gpu/drm/drm_drv.c, drm_minor_register(): DRM_DEBUG() */
+	{ "__drm_dbg", "new minor registered %d\n",
+	  "[drm:drm_minor_register] ", "new minor registered " },
+	/* drivers/gpu/drm/drm_drv.c, drm_dev_register(): DRM_INFO() */
+	{ "DRM_INFO", "[drm] Initialized %s %d.%d.%d for %s on minor %d\n",
+	  "[drm] ", "Initialized bochs-drm " },
+};
+
+static void test_drm_device(const struct records *boot, const struct index_ids *ix, bool ok)
+{
+	size_t i;
+
+	if (access("/sys/class/drm/card0", F_OK)) {
+		ksft_test_result_skip("drm device: DRM's records (no /sys/class/drm/card0)\n");
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(drm_msgs); i++) {
+		uint32_t want = msgid_of(drm_msgs[i].fmt);
+		const struct record *r[8];
+		size_t n, j;
+
+		n = find(boot, drm_msgs[i].match, r, ARRAY_SIZE(r));
+		ksft_print_msg("drm device: %s \"%s\": id %08x, %zu records, %s\n",
+			       drm_msgs[i].what, drm_msgs[i].match, want, n,
+			       index_has(ix, want) ? "in the index" : "NOT in the index");
+		if (!n || n > ARRAY_SIZE(r) || !index_has(ix, want))
+			ok = false;
+		for (j = 0; j < n && j < ARRAY_SIZE(r); j++) {
+			if (!r[j]->has_id || r[j]->id != want ||
+			    strncmp(r[j]->body, drm_msgs[i].prefix, strlen(drm_msgs[i].prefix))) {
+				ksft_print_msg("drm device: expected (%08x): %s...: %s\n", want,
+					       drm_msgs[i].prefix, r[j]->text);
+				ok = false;
+			}
+		}
+	}
+	ksft_test_result(ok, "drm device: DRM_DEBUG() and DRM_INFO() of drm_dev_register()\n");
 }
 
 /*
@@ -1698,7 +2033,7 @@ int main(void)
 	if (!was_on && param_set(1))
 		ksft_exit_fail_msg("cannot switch " PARAM " on\n");
 
-	ksft_set_plan(ARRAY_SIZE(msg_cases) + 11);
+	ksft_set_plan(ARRAY_SIZE(msg_cases) + 13);
 	test_counts(&boot, &st0, &st1);
 	test_msg_cases();
 	test_classes();
@@ -1710,8 +2045,10 @@ int main(void)
 	/* The live index, read once for the two cases that look ids up in it. */
 	ix_ok = index_ids_read(&ix) == 0;
 	test_index_coverage(&boot, &ix, ix_ok);
+	test_index_wrappers(&ix, ix_ok);
 	test_hw(&boot, &ix, ix_ok);
-	free(ix.id);
+	test_drm_device(&boot, &ix, ix_ok);
+	index_ids_free(&ix);
 	test_stress();
 	test_boot(&boot);
 
