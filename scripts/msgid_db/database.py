@@ -12,8 +12,9 @@ match files every distinct format that can start a record under its
 rarest literal word (msgid_db.match.plan), so that identifying a line
 without an ID reads only the buckets of its words, never the whole table;
 starts says where in a line its text can start: "p" at the start or after
-a wrapper's %pV prefix, "d" after a dev_printk()-style device prefix, ""
-either (see match.Format).
+a wrapper's %pV prefix, "d" after a dev_printk()-style device prefix,
+"=" and a subsystem prefix after that prefix, "" either (see
+match.Format).
 A database without it (built by an older version) still works: the
 index is then built in memory.
 
@@ -417,7 +418,8 @@ class Database:
                     "CAST(IFNULL(canonical, '') AS BLOB), "
                     "CAST(IFNULL(cont, 0) AS INTEGER), "
                     "CAST(IFNULL(rest, '') AS BLOB), "
-                    "CASE starts WHEN 'p' THEN 'p' WHEN 'd' THEN 'd' "
+                    "CASE WHEN starts IN ('p', 'd') OR "
+                    "substr(starts, 1, 1) = '=' THEN starts "
                     "ELSE '' END FROM match WHERE word = ?", (word,))]
 
     def id_map(self) -> dict[str, list[tuple[str, int, str, str, str, str]]]:

@@ -217,11 +217,20 @@ FormatIn = Union[tuple[str, bytes, bool], tuple[str, bytes, bool,
                                                  Optional[str]]]
 
 
+#: The subsystem prefixes of the index that are a device prefix, the ones
+#: BUILTIN_WRAPPERS match: dev_printk()'s and netdev_printk()'s.
+DEVICE_PREFIXES = ("%s %s: ", "%s %s %s%s: ")
+
+
 def where(subsys: Optional[str]) -> str:
-    """Where a format's text starts in a line, from its wrapper prefix."""
+    """Where a format's text starts in a line, from its wrapper prefix:
+    "p", "d" (see Format.starts), "" not known, or "=" and the prefix
+    itself (DRM's "[drm:%ps] ", dev_err_probe()'s "%s %s: error %pe: ")."""
     if subsys is None:
         return ""
-    return "d" if subsys else "p"
+    if not subsys:
+        return "p"
+    return "d" if subsys in DEVICE_PREFIXES else "=" + subsys
 
 
 def plan(formats: Iterable[FormatIn]) -> list[IndexRow]:
@@ -266,8 +275,10 @@ class Format:
         self.canon = canon
         # Where its text starts in a line: "p" at the start or after the
         # prefix of a format ending in %pV (printk(), pr_*()), "d" after a
-        # device prefix (dev_printk(), netdev_printk()), "" either (not
-        # known: a database built before this was recorded).
+        # device prefix (dev_printk(), netdev_printk()), "=PREFIX" after
+        # that subsystem prefix, itself where a "p" text starts (DRM's
+        # "[drm:%ps] "), "" either (not known: a database built before
+        # this was recorded).
         self.starts = starts
         self.can_start_cont = cont  # no trailing newline: KERN_CONT may follow
         self._tokens: Optional[list[Token]] = None
@@ -357,6 +368,8 @@ class Matcher:
         self.known: dict[bytes, Optional[Bucket]] = {}
         self._cache: dict[bytes, Result] = {}
         self.cache_max = CACHE_MAX  # 0: match every text anew
+        #: subsystem prefix -> its tokens (Format.starts "=PREFIX")
+        self._prefixes: dict[str, list[Token]] = {}
 
     def no_cache(self) -> None:
         """Match every text anew (to measure what distinct lines cost)."""
@@ -441,7 +454,7 @@ class Matcher:
                         if m and s < m.end() < n:
                             new.add((m.end(), "d"))
                 for f in wrappers:
-                    if f.starts and f.starts != kind:
+                    if f.starts in ("p", "d") and f.starts != kind:
                         continue
                     ends = positions(f.tokens, text, s)
                     if len(ends) <= MAX_STARTS:
@@ -453,6 +466,22 @@ class Matcher:
             if not frontier or len(plain) + len(dev) > 4 * MAX_STARTS:
                 break
         return sorted(plain), sorted(dev)
+
+    def after_prefix(self, prefix: str, text: bytes, plain: list[int]
+                     ) -> list[int]:
+        """Where a text behind the subsystem prefix @prefix starts in
+        @text: after the prefix, printed where a plain text starts."""
+        tokens = self._prefixes.get(prefix)
+        if tokens is None:
+            tokens = tokenize(prefix.encode("utf-8", "surrogateescape"))[0]
+            self._prefixes[prefix] = tokens
+        n = len(text)
+        out: set[int] = set()
+        for s in plain:
+            ends = positions(tokens, text, s)
+            if len(ends) <= MAX_STARTS:
+                out.update(e for e in ends if s < e < n)
+        return sorted(out)
 
     def _identify(self, text: bytes) -> Result:
         cands = self.candidates(text)
@@ -468,6 +497,7 @@ class Matcher:
         plain_starts, dev_starts = self.starts(text, wrappers)
         any_starts = sorted(set(plain_starts) | set(dev_starts))
         n = len(text)
+        after: dict[str, list[int]] = {}  # "=PREFIX" -> where the text starts
         whole: list[Format] = []
         prefix: list[Format] = []
         # Most literal text first: once a whole line matched, only formats
@@ -481,8 +511,14 @@ class Matcher:
                 continue
             head = f.head
             tokens = f.tokens
-            starts = (plain_starts if f.starts == "p" else dev_starts
-                      if f.starts == "d" else any_starts)
+            if f.starts[:1] == "=":
+                starts = after.get(f.starts)
+                if starts is None:
+                    starts = after[f.starts] = self.after_prefix(
+                        f.starts[1:], text, plain_starts)
+            else:
+                starts = (plain_starts if f.starts == "p" else dev_starts
+                          if f.starts == "d" else any_starts)
             for s in starts:
                 if head and not text.startswith(head, s):
                     continue
@@ -516,7 +552,11 @@ class Matcher:
             return False
         n = len(text)
         plain, dev = self.starts(text, [])
-        for s in sorted(set(plain) | set(dev)):
+        starts = set(plain) | set(dev)
+        for f in fmts:
+            if f.starts[:1] == "=":
+                starts.update(self.after_prefix(f.starts[1:], text, plain))
+        for s in sorted(starts):
             for f in fmts:
                 ends = positions(f.tokens, text, s)
                 if n in ends or (ends and f.can_start_cont):

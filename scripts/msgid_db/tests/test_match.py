@@ -71,6 +71,34 @@ class MatcherTest(unittest.TestCase):
                    b"ordered data mode. Quota mode: none.",
                    b"mounted filesystem %pU %s with%s. Quota mode: %s.")
 
+    def test_subsystem_prefix_of_the_index(self) -> None:
+        # An index entry's subsystem prefix that is not a device prefix
+        # (DRM's, dev_err_probe()'s) is where its caller's text starts:
+        # "[drm:drm_minor_register] " is no device prefix, and no wrapper
+        # format in this database prints it.
+        m = Matcher([
+            (crc(b"new minor registered %d"), b"new minor registered %d",
+             False, "[drm:%ps] "),
+            (crc(b"probe of %s failed"), b"probe of %s failed", False,
+             "%s %s: error %pe: "),
+            (crc(b"device name %s"), b"device name %s", False, "%s %s: "),
+        ])
+        for text, fmt in (
+                (b"[drm:drm_minor_register] new minor registered 0",
+                 b"new minor registered %d"),
+                (b"foo 0000:00:01.0: error -EINVAL: probe of bar failed",
+                 b"probe of %s failed"),
+                (b"foo bar: device name baz", b"device name %s")):
+            r = m.identify(text)
+            self.assertEqual((r.how, r.id), ("match", crc(fmt)), text)
+            self.assertTrue(m.fits(crc(fmt), text), text)
+        # Without its prefix the text is not that format's.
+        self.assertIsNone(m.identify(b"new minor registered 0").how)
+        self.assertIsNone(m.identify(b"[drm:x]new minor registered 0").how)
+        self.assertEqual(match.where("[drm:%ps] "), "=[drm:%ps] ")
+        self.assertEqual(match.where("%s %s %s%s: "), "d")
+        self.assertEqual((match.where(""), match.where(None)), ("p", ""))
+
     def test_kern_cont_join(self) -> None:
         text = (b"e820: BIOS-e820: [mem 0x0000000000000000-"
                 b"0x000000000009fbff] usable")
