@@ -4,6 +4,9 @@
 
 H := harness
 X86 := $(H)/configs/x86_64.config
+# The lean kernel and the series' per-patch builds: the subsystems whose
+# wrappers the series indexes (DRM, btrfs, qla2xxx, rtlwifi).
+WRAPPERS := $(H)/configs/wrappers.config
 OFF := $(H)/configs/msgid-off.config
 DEBUG := $(H)/configs/hw-debug.config
 SMP := $(H)/configs/smp-kcsan.config
@@ -57,10 +60,10 @@ refresh:
 	$(J) $(H)/refresh.sh
 
 kernel: tree
-	$(J) $(H)/build.sh msgid $(X86)
+	$(J) $(H)/build.sh msgid $(X86) $(WRAPPERS)
 
 kernel-off: tree
-	$(J) $(H)/build.sh nomsgid $(X86) $(OFF)
+	$(J) $(H)/build.sh nomsgid $(X86) $(WRAPPERS) $(OFF)
 
 kernel-debug: tree
 	$(J) $(H)/build.sh debug $(X86) $(DEBUG)

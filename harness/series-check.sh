@@ -26,7 +26,8 @@ set -eu
 
 series=$SERIES
 am=$OUT/series-am
-frag=$ROOT/harness/configs/x86_64.config
+# The lean kernel's configuration (make kernel).
+frags=("$ROOT/harness/configs/x86_64.config" "$ROOT/harness/configs/wrappers.config")
 log=$OUT/series-check.log
 : > "$log"
 
@@ -106,7 +107,8 @@ lint() {
 
 # configure [FRAGMENT...]: out/build/series/.config for the tree checked out.
 configure() {
-	CONFIG_CHECK=0 TREE=$am "$ROOT/harness/config.sh" series "${@:-$frag}" >> "$log" 2>&1
+	[ $# -gt 0 ] || set -- "${frags[@]}"
+	CONFIG_CHECK=0 TREE=$am "$ROOT/harness/config.sh" series "$@" >> "$log" 2>&1
 }
 
 # build TARGET...: build in out/build/series; the log of this make alone
@@ -169,7 +171,7 @@ new=$(comm -13 "$OUT/series-lint.base" "$OUT/series-lint.final")
 
 say "the last tree with the feature compiled out (msgid-off.config), on the same build"
 t0=$(date +%s)
-configure "$frag" "$ROOT/harness/configs/msgid-off.config"
+configure "${frags[@]}" "$ROOT/harness/configs/msgid-off.config"
 grep -q '^CONFIG_PRINTK_MSGID=y' "$bdir/.config" && die "msgid-off.config did not turn CONFIG_PRINTK_MSGID off"
 build vmlinux modules || { tail -20 "$log.last" >&2; die "the kernel does not build with CONFIG_PRINTK_MSGID=n"; }
 if grep -E "$OUR_WARNING_RE" "$log.last" >&2; then
