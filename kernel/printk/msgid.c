@@ -73,6 +73,12 @@ const char *printk_msgid_canonical(const char *fmt, size_t *len)
 }
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_canonical);
 
+/* Step 3 of the rule: what zlib's crc32() computes, so user space can too. */
+static u32 msgid_crc(const char *s, size_t len)
+{
+	return ~crc32_le(~0, s, len);
+}
+
 /**
  * printk_msgid_hash - the identifier of a format
  * @fmt: the caller's format
@@ -84,7 +90,7 @@ u32 printk_msgid_hash(const char *fmt)
 	size_t len;
 
 	fmt = printk_msgid_canonical(fmt, &len);
-	return ~crc32_le(~0, fmt, len);
+	return msgid_crc(fmt, len);
 }
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_hash);
 
@@ -256,7 +262,7 @@ static noinline u64 msgid_hash_format(const char *fmt, u64 key)
 	/* printk_msgid_hash(), without finding the canonical form twice. */
 	s = printk_msgid_canonical(fmt, &len);
 	e = (u64)msgid_tag_in(s, len) << MSGID_CACHE_CLASS_SHIFT |
-	    (u32)~crc32_le(~0, s, len);
+	    msgid_crc(s, len);
 	msgid_cache_put(key, e);
 	msgid_count_hashed();
 	return e;
