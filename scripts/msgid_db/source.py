@@ -11,8 +11,9 @@ body calls one of those functions ("#define vgaarb_info(dev, fmt, arg...)
 dev_info(dev, "vgaarb: " fmt, ##arg)", printk's con_printk() with
 pr_fmt() in its format) is expanded once with the arguments of each call.
 Without a preprocessor this is approximate: rows are marked origin
-"source-approx".  KBUILD_MODNAME is guessed as the file's base name
-(KBUILD_BASENAME is that name).
+"source-approx".  KBUILD_MODNAME is the composite object the directory's
+Makefile puts the file into ("cfg80211-y += reg.o"), else the file's base
+name; KBUILD_BASENAME is that name.
 """
 
 import bisect
@@ -38,9 +39,52 @@ _LEVELS = {b"emerg": b"0", b"alert": b"1", b"crit": b"2", b"err": b"3",
            b"warn": b"4", b"warning": b"4", b"notice": b"5", b"info": b"6",
            b"dbg": b"7", b"debug": b"7", b"devel": b"7", b"cont": b"c"}
 
+#: Subsystem wrappers whose callers the printk index holds (with this
+#: series): name -> (arguments before the format, literal the macro puts
+#: before the format, level digit or "" when an argument chooses it, the
+#: prefix the wrapper prints before the caller's text).
+_DRM_DEV = "%s %s: [drm:%ps] "
+_WRAPPERS: dict[bytes, tuple[int, bytes, str, str]] = {}
+for _n, _l in ((b"INFO", "6"), (b"NOTE", "5"), (b"WARN", "4")):
+    for _s in (b"", b"_ONCE"):
+        _WRAPPERS[b"DRM_" + _n + _s] = (0, b"[drm] ", _l, "")
+_WRAPPERS[b"DRM_ERROR"] = (0, b"", "3", "[drm:%ps] *ERROR* ")
+_WRAPPERS[b"DRM_ERROR_RATELIMITED"] = (0, b"*ERROR* ", "3", "[drm:%ps] ")
+for _n in (b"", b"_DRIVER", b"_KMS", b"_PRIME", b"_ATOMIC", b"_VBL",
+           b"_LEASE", b"_DP", b"_KMS_RATELIMITED"):
+    _WRAPPERS[b"DRM_DEBUG" + _n] = (0, b"", "7", "[drm:%ps] ")
+for _n, _p, _l in ((b"ERROR", b"*ERROR* ", "3"),
+                   (b"ERROR_RATELIMITED", b"*ERROR* ", "3"),
+                   (b"INFO", b"", "6"), (b"INFO_ONCE", b"", "6"),
+                   (b"DEBUG", b"", "7"), (b"DEBUG_DRIVER", b"", "7"),
+                   (b"DEBUG_KMS", b"", "7")):
+    _WRAPPERS[b"DRM_DEV_" + _n] = (1, _p, _l, _DRM_DEV)
+for _n, _l in ((b"info", "6"), (b"notice", "5"), (b"warn", "4")):
+    for _s in (b"", b"_once"):
+        _WRAPPERS[b"drm_" + _n + _s] = (1, b"[drm] ", _l, "%s %s: ")
+for _s in (b"", b"_once", b"_ratelimited"):
+    _WRAPPERS[b"drm_err" + _s] = (1, b"[drm] *ERROR* ", "3", "%s %s: ")
+for _n in (b"", b"_core", b"_driver", b"_kms", b"_prime", b"_atomic",
+           b"_vbl", b"_state", b"_lease", b"_dp", b"_drmres"):
+    _WRAPPERS[b"drm_dbg" + _n] = (1, b"", "7", _DRM_DEV)
+for _n, _l in ((b"crit", "2"), (b"err", "3"), (b"warn", "4"),
+               (b"info", "6"), (b"debug", "7")):
+    for _s in (b"", b"_rl"):
+        _WRAPPERS[b"btrfs_" + _n + _s] = (1, b"", _l,
+                                          "BTRFS %s (device %s%s): ")
+for _n in (b"ql_dbg", b"ql_dbg_pci", b"ql_dbg_qp"):
+    _WRAPPERS[_n] = (3, b"", "4", "qla2xxx [%s]-%04x:%s: ")
+for _n in (b"ql_log", b"ql_log_pci"):
+    _WRAPPERS[_n] = (3, b"", "", "qla2xxx [%s]-%04x:%s: ")
+for _n in (b"rtl_dbg", b"RTPRINT"):
+    _WRAPPERS[_n] = (3, b"", "6", "rtlwifi: ")
+_WRAPPERS[b"dev_err_probe"] = (2, b"", "3", "%s %s: error %pe: ")
+_WRAPPERS[b"dev_warn_probe"] = (2, b"", "4", "%s %s: error %pe: ")
+
 # name(  -> (kind, level): kind "pr" applies pr_fmt, "dev" skips one
 # argument and applies dev_fmt, "netdev" skips one argument, "printk" is
-# raw; a level of None means the first argument is the level (dev_printk).
+# raw; a level of None means the first argument is the level (dev_printk);
+# a subsystem wrapper (_WRAPPERS) is as its row says.
 _CALL_RE = re.compile(
     rb"\b(?P<name>printk(?:_deferred)?(?:_once|_ratelimited)?"
     rb"|pr_(?P<pl>emerg|alert|crit|err|warn|warning|notice|info|cont|debug"
@@ -50,7 +94,8 @@ _CALL_RE = re.compile(
     rb"|pci_(?P<cl>emerg|alert|crit|err|warn|notice|info|dbg)"
     rb"(?:_once|_ratelimited)?|pci_printk"
     rb"|netdev_(?P<nl>emerg|alert|crit|err|warn|notice|info|dbg)|netdev_printk"
-    rb")\s*\(")
+    rb"|(?P<wl>" + b"|".join(sorted(_WRAPPERS, key=lambda n: (-len(n), n)))
+    + rb"))\s*\(")
 # An unterminated comment runs to the end of the file and an unterminated
 # literal to the end of its line: every match succeeds at its first try,
 # which keeps the scan linear on any input.
@@ -237,18 +282,59 @@ def call_arguments(text: bytes, opens: Iterable[int]
     return out
 
 
+_MAKE_LINE_RE = re.compile(
+    rb"^[ \t]*([A-Za-z0-9_][\w-]*)-(?:y|objs|\$\(CONFIG_\w+\))[ \t]*[:+]?="
+    rb"((?:[^\n\\]|\\\n|\\.)*)", re.MULTILINE)
+_OBJ_RE = re.compile(rb"[\w-]+\.o\b")
+_NOT_MODULES = {b"obj", b"lib", b"ccflags", b"asflags", b"ldflags",
+                b"subdir-ccflags", b"extra", b"always", b"targets",
+                b"hostprogs", b"userprogs", b"clean-files", b"header-test"}
+#: directory -> {object base name: composite module}, from its Makefile
+_composites: dict[str, dict[bytes, bytes]] = {}
+
+
+def module_name(path: str) -> str:
+    """KBUILD_MODNAME of the C file @path: the composite object its
+    directory's Makefile (or Kbuild) builds it into ("cfg80211-y +=
+    reg.o"), else the file's base name."""
+    d, base = os.path.split(path)
+    stem = os.path.splitext(base)[0]
+    table = _composites.get(d)
+    if table is None:
+        table = {}
+        for mk in ("Makefile", "Kbuild"):
+            try:
+                with open(os.path.join(d, mk), "rb") as f:
+                    text = f.read(1 << 20)
+            except OSError:
+                continue
+            for m in _MAKE_LINE_RE.finditer(text):
+                name = m.group(1)
+                if name in _NOT_MODULES or name.startswith(b"CFLAGS"):
+                    continue
+                for o in _OBJ_RE.findall(m.group(2)):
+                    # A composite's objects, not a composite itself.
+                    table.setdefault(o[:-2], name)
+        if len(_composites) < 4096:
+            _composites[d] = table
+    mod = table.get(os.fsencode(stem))
+    return (mod.decode("utf-8", "replace") if mod and mod != os.fsencode(stem)
+            else stem)
+
+
 class _FileScanner:
     """Scan one C file (with its local headers) for call sites."""
 
     def __init__(self, path: str, relpath: str) -> None:
         self.path = path
         self.relpath = relpath
-        modname = os.path.splitext(os.path.basename(path))[0]
+        modname = module_name(path)
         self.macros = dict(STRING_MACROS)
         self.macros[b"KBUILD_MODNAME"] = os.fsencode(modname).replace(
             b"-", b"_")
         # The object's own name: exact (input.c's pr_fmt() prints it).
-        self.macros[b"KBUILD_BASENAME"] = self.macros[b"KBUILD_MODNAME"]
+        self.macros[b"KBUILD_BASENAME"] = os.fsencode(
+            os.path.splitext(os.path.basename(path))[0]).replace(b"-", b"_")
         # (position, template or None) per macro, in file order; a file
         # may #undef and redefine pr_fmt several times.
         self.templates: dict[bytes, list[tuple[int, int, Optional[bytes]]]] = {
@@ -482,6 +568,14 @@ class _FileScanner:
         dev_fmt() are those in effect at @pos (default: the call)."""
         name = m.group("name")
         at = m.start() if pos is None else pos
+        if m.group("wl"):
+            skip, lit, digit, _ = _WRAPPERS[name]
+            args = self._split(text, m.end() - 1, skip + 1)
+            fmt = eval_strings(args[-1], self.macros) if args else None
+            if fmt is None:
+                return None, None
+            return lit + fmt, _level_name(KERN_SOH + digit.encode()) \
+                if digit else None
         if name in (b"dev_printk", b"netdev_printk", b"pci_printk"):
             args = self._split(text, m.end() - 1, 3)
             if not args:
@@ -525,6 +619,8 @@ def _apply(template: Optional[bytes], fmt: bytes) -> Optional[bytes]:
 
 def _subsys(name: bytes) -> str:
     """The prefix the function @name prints before the caller's text."""
+    if name in _WRAPPERS:
+        return _WRAPPERS[name][3]
     if name.startswith((b"dev_", b"pci_")):  # pci_*(): dev_*(&pdev->dev)
         return "%s %s: "
     if name.startswith(b"netdev_"):

@@ -219,6 +219,50 @@ class GarbageTest(unittest.TestCase):
         self.assertEqual([(s.canonical, s.id) for s in sites],
                          [("input: %s as %s", crc(b"input: %s as %s"))])
 
+    def test_kbuild_modname_of_a_composite_object(self) -> None:
+        # net/wireless/Makefile: "cfg80211-y += core.o ... reg.o"; reg.c's
+        # pr_fmt() prints "cfg80211: ", its own name stays KBUILD_BASENAME.
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "Makefile"), "wb") as f:
+                f.write(b"obj-$(CONFIG_CFG80211) += cfg80211.o\n"
+                        b"ccflags-y += -D__CHECK_ENDIAN__\n"
+                        b"cfg80211-y += core.o \\\n\treg.o scan.o\n"
+                        b"obj-y += lone.o\n")
+            src = (b'#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt\n'
+                   b'void f(void)\n{\n\tpr_info("failed to load %s\\n", '
+                   b'KBUILD_BASENAME);\n}\n')
+            for name, mod in (("reg.c", b"cfg80211"), ("lone.c", b"lone"),
+                              ("other.c", b"other")):
+                path = os.path.join(tmp, name)
+                with open(path, "wb") as f:
+                    f.write(src)
+                sites = source.scan_file(path, name)
+                fmt = mod + b": failed to load %s"
+                self.assertEqual([(s.canonical, s.id) for s in sites],
+                                 [(fmt.decode(), crc(fmt))], name)
+
+    def test_subsystem_wrappers(self) -> None:
+        # The wrappers whose callers the index holds: the format is the
+        # caller's (with the literal a macro adds), the prefix recorded.
+        sites = self.scan(
+            b'void f(void)\n{\n'
+            b'\tDRM_DEBUG("new minor registered %d\\n", 0);\n'
+            b'\tDRM_INFO("Found bochs VGA, ID 0x%x.\\n", id);\n'
+            b'\tdrm_err(drm, "pipe %d stuck\\n", p);\n'
+            b'\tql_log(ql_log_info, NULL, 0x0005, "QLogic Driver: %s.\\n", v);\n'
+            b'\treturn dev_err_probe(dev, ret, "no clock\\n");\n}\n')
+        self.assertEqual(
+            [(s.canonical, s.id, s.subsys) for s in sites],
+            [("new minor registered %d", crc(b"new minor registered %d"),
+              "[drm:%ps] "),
+             ("[drm] Found bochs VGA, ID 0x%x.",
+              crc(b"[drm] Found bochs VGA, ID 0x%x."), ""),
+             ("[drm] *ERROR* pipe %d stuck",
+              crc(b"[drm] *ERROR* pipe %d stuck"), "%s %s: "),
+             ("QLogic Driver: %s.", crc(b"QLogic Driver: %s."),
+              "qla2xxx [%s]-%04x:%s: "),
+             ("no clock", crc(b"no clock"), "%s %s: error %pe: ")])
+
     def test_local_header_call_sites(self) -> None:
         """kernel/rcu/tree_plugin.h: its calls take the pr_fmt() of the
         file that includes it, and count once however often included."""
