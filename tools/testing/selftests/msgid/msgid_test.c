@@ -1441,17 +1441,53 @@ static void test_index_wrappers(const struct index_ids *ix, bool ok)
 	ksft_test_result(ok, "index wrappers: records of unindexed wrappers are told apart\n");
 }
 
+/* A message a device's driver prints at boot, and how to check it. */
+struct boot_msg {
+	const char *what;
+	const char *fmt;	/* the caller's format */
+	const char *prefix;	/* the start of the record, from the wrapper */
+	const char *match;	/* a part of the text of the format */
+};
+
+/*
+ * Each message of @msgs is in the boot log, with the identifier of its
+ * format behind its wrapper's prefix, and the index holds that identifier.
+ */
+static bool check_boot_msgs(const char *name, const struct boot_msg *msgs, size_t n_msgs,
+			    const struct records *boot, const struct index_ids *ix)
+{
+	bool ok = true;
+	size_t i;
+
+	for (i = 0; i < n_msgs; i++) {
+		uint32_t want = msgid_of(msgs[i].fmt);
+		const struct record *r[8];
+		size_t n, j;
+
+		n = find(boot, msgs[i].match, r, ARRAY_SIZE(r));
+		ksft_print_msg("%s: %s \"%s\": id %08x, %zu records, %s\n", name,
+			       msgs[i].what, msgs[i].match, want, n,
+			       index_has(ix, want) ? "in the index" : "NOT in the index");
+		if (!n || n > ARRAY_SIZE(r) || !index_has(ix, want))
+			ok = false;
+		for (j = 0; j < n && j < ARRAY_SIZE(r); j++) {
+			if (!r[j]->has_id || r[j]->id != want ||
+			    strncmp(r[j]->body, msgs[i].prefix, strlen(msgs[i].prefix))) {
+				ksft_print_msg("%s: expected (%08x): %s...: %s\n", name, want,
+					       msgs[i].prefix, r[j]->text);
+				ok = false;
+			}
+		}
+	}
+	return ok;
+}
+
 /*
  * With DRM and a display device (QEMU's standard VGA, bound by bochs in the
  * lean kernel), booted with drm.debug=0x1: DRM's records through its
  * wrappers carry their callers' identifiers, and the index holds each.
  */
-static const struct {
-	const char *what;
-	const char *fmt;	/* the caller's format */
-	const char *prefix;	/* the start of the record, from the wrapper */
-	const char *match;	/* a part of the text of the format */
-} drm_msgs[] = {
+static const struct boot_msg drm_msgs[] = {
 	/* drivers/gpu/drm/drm_drv.c, drm_minor_register(): DRM_DEBUG() */
 	{ "__drm_dbg", "new minor registered %d\n",
 	  "[drm:drm_minor_register] ", "new minor registered " },
@@ -1462,32 +1498,11 @@ static const struct {
 
 static void test_drm_device(const struct records *boot, const struct index_ids *ix, bool ok)
 {
-	size_t i;
-
 	if (access("/sys/class/drm/card0", F_OK)) {
 		ksft_test_result_skip("drm device: DRM's records (no /sys/class/drm/card0)\n");
 		return;
 	}
-	for (i = 0; i < ARRAY_SIZE(drm_msgs); i++) {
-		uint32_t want = msgid_of(drm_msgs[i].fmt);
-		const struct record *r[8];
-		size_t n, j;
-
-		n = find(boot, drm_msgs[i].match, r, ARRAY_SIZE(r));
-		ksft_print_msg("drm device: %s \"%s\": id %08x, %zu records, %s\n",
-			       drm_msgs[i].what, drm_msgs[i].match, want, n,
-			       index_has(ix, want) ? "in the index" : "NOT in the index");
-		if (!n || n > ARRAY_SIZE(r) || !index_has(ix, want))
-			ok = false;
-		for (j = 0; j < n && j < ARRAY_SIZE(r); j++) {
-			if (!r[j]->has_id || r[j]->id != want ||
-			    strncmp(r[j]->body, drm_msgs[i].prefix, strlen(drm_msgs[i].prefix))) {
-				ksft_print_msg("drm device: expected (%08x): %s...: %s\n", want,
-					       drm_msgs[i].prefix, r[j]->text);
-				ok = false;
-			}
-		}
-	}
+	ok &= check_boot_msgs("drm device", drm_msgs, ARRAY_SIZE(drm_msgs), boot, ix);
 	ksft_test_result(ok, "drm device: DRM_DEBUG() and DRM_INFO() of drm_dev_register()\n");
 }
 
@@ -1499,12 +1514,7 @@ static void test_drm_device(const struct records *boot, const struct index_ids *
  * (copied here from the kernel source), behind the wrapper's prefix, and
  * the index lists it.
  */
-static const struct {
-	const char *what;
-	const char *fmt;	/* the caller's format */
-	const char *prefix;	/* the start of the record, from the wrapper */
-	const char *match;	/* a part of the text of the format */
-} hw_msgs[] = {
+static const struct boot_msg hw_msgs[] = {
 	/* drivers/net/ethernet/intel/e1000/e1000_main.c, e1000_probe() */
 	{ "netdev_info", "Intel(R) PRO/1000 Network Connection\n",
 	  "e1000 ", "Intel(R) PRO/1000 Network Connection" },
@@ -1519,33 +1529,13 @@ static const struct {
 static void test_hw(const struct records *boot, const struct index_ids *ix, bool ok)
 {
 	const char *hw = getenv("MSGID_TEST_HW");
-	size_t i;
 
 	if (!hw || strcmp(hw, "1")) {
 		ksft_test_result_skip("hw: e1000, ext4, virtio_blk messages (%s)\n",
 				      "MSGID_TEST_HW=1 is set by the hw boot only");
 		return;
 	}
-	for (i = 0; i < ARRAY_SIZE(hw_msgs); i++) {
-		uint32_t want = msgid_of(hw_msgs[i].fmt);
-		const struct record *r[8];
-		size_t n, j;
-
-		n = find(boot, hw_msgs[i].match, r, ARRAY_SIZE(r));
-		ksft_print_msg("hw: %s \"%s\": id %08x, %zu records, %s\n", hw_msgs[i].what,
-			       hw_msgs[i].match, want, n,
-			       index_has(ix, want) ? "in the index" : "NOT in the index");
-		if (!n || n > ARRAY_SIZE(r) || !index_has(ix, want))
-			ok = false;
-		for (j = 0; j < n && j < ARRAY_SIZE(r); j++) {
-			if (!r[j]->has_id || r[j]->id != want ||
-			    strncmp(r[j]->body, hw_msgs[i].prefix, strlen(hw_msgs[i].prefix))) {
-				ksft_print_msg("hw: expected (%08x): %s...: %s\n", want,
-					       hw_msgs[i].prefix, r[j]->text);
-				ok = false;
-			}
-		}
-	}
+	ok &= check_boot_msgs("hw", hw_msgs, ARRAY_SIZE(hw_msgs), boot, ix);
 	ksft_test_result(ok, "hw: netdev_info of e1000, ext4_msg, dev_notice of virtio_blk\n");
 }
 
