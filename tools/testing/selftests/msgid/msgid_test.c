@@ -582,16 +582,20 @@ static bool case_listed(const char *name)
 	return false;
 }
 
-/* Set drm.debug to @val; *old gets its value before. */
-static int drm_debug_set(unsigned long val, unsigned long *old)
+static int drm_debug_get(unsigned long *val)
 {
 	char buf[32];
 
-	if (old) {
-		if (read_file(DRM_DEBUG_PARAM, buf, sizeof(buf)))
-			return -1;
-		*old = strtoul(buf, NULL, 0);
-	}
+	if (read_file(DRM_DEBUG_PARAM, buf, sizeof(buf)))
+		return -1;
+	*val = strtoul(buf, NULL, 0);
+	return 0;
+}
+
+static int drm_debug_set(unsigned long val)
+{
+	char buf[32];
+
 	snprintf(buf, sizeof(buf), "%lu", val);
 	return write_file(DRM_DEBUG_PARAM, buf);
 }
@@ -603,8 +607,8 @@ static void test_msg_cases(void)
 	for (i = 0; i < ARRAY_SIZE(msg_cases); i++) {
 		const struct msg_case *c = &msg_cases[i];
 		struct records rs = { 0 };
-		unsigned long drm_debug = 0;
-		bool drm = !strcmp(c->name, "drm");
+		unsigned long drm_debug;
+		bool drm = !strcmp(c->name, "drm"), drm_set = false;
 		bool ok;
 
 		if (drm && !case_listed(c->name)) {
@@ -613,11 +617,11 @@ static void test_msg_cases(void)
 			continue;
 		}
 		/* The debug messages print only while drm.debug asks for them. */
-		if (drm && drm_debug_set(0, &drm_debug) == 0)
-			drm_debug_set(drm_debug | DRM_UT_DRIVER, NULL);
+		if (drm && drm_debug_get(&drm_debug) == 0)
+			drm_set = drm_debug_set(drm_debug | DRM_UT_DRIVER) == 0;
 		ok = emit(c->name, &rs) == 0;
-		if (drm)
-			drm_debug_set(drm_debug, NULL);
+		if (drm_set)
+			drm_debug_set(drm_debug);
 		ok = ok && check_msg_case(c, &rs);
 		ksft_test_result(ok, "%s: %s\n", c->name, c->desc);
 		records_free(&rs);
@@ -1093,6 +1097,7 @@ struct wrapper {
 	char *func;		/* the function of the call site */
 	char *pattern;		/* fnmatch() pattern of its text up to %pV, then '*' */
 	size_t literal;		/* characters of literal text before the %pV */
+	bool indexed;		/* its function is one of indexed_wrappers[] */
 };
 
 /* The identifiers shown by every file of the live printk index. */
@@ -1168,6 +1173,7 @@ static void wrapper_add(struct index_ids *ix, const char *line, const char *q_en
 {
 	const char *q = strchr(line, '"'), *sp, *func;
 	struct wrapper w;
+	size_t i;
 
 	if (!q || q >= q_end || !strstr(q, "%pV"))
 		return;
@@ -1180,6 +1186,9 @@ static void wrapper_add(struct index_ids *ix, const char *line, const char *q_en
 	if (!w.pattern)
 		return;
 	w.func = strndup(func, q - 1 - func);
+	w.indexed = false;
+	for (i = 0; w.func && i < ARRAY_SIZE(indexed_wrappers); i++)
+		w.indexed |= !strcmp(w.func, indexed_wrappers[i]);
 	if (ix->nw == ix->capw) {
 		ix->capw = ix->capw ? 2 * ix->capw : 64;
 		ix->w = realloc(ix->w, ix->capw * sizeof(*ix->w));
@@ -1199,24 +1208,19 @@ static const struct wrapper *wrapper_of(const struct index_ids *ix, const char *
 					bool *indexed)
 {
 	const struct wrapper *best = NULL;
-	size_t i, j;
+	size_t i;
 
-	*indexed = false;
 	for (i = 0; i < ix->nw; i++) {
 		const struct wrapper *w = &ix->w[i];
-		bool idx = false;
 
 		if (best && w->literal < best->literal)
 			continue;
 		if (fnmatch(w->pattern, text, 0))
 			continue;
-		for (j = 0; j < ARRAY_SIZE(indexed_wrappers); j++)
-			idx |= !strcmp(w->func, indexed_wrappers[j]);
-		if (!best || w->literal > best->literal || (*indexed && !idx)) {
+		if (!best || w->literal > best->literal || (best->indexed && !w->indexed))
 			best = w;
-			*indexed = idx;
-		}
 	}
+	*indexed = best && best->indexed;
 	return best;
 }
 
