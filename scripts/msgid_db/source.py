@@ -13,7 +13,7 @@ pr_fmt() in its format) is expanded once with the arguments of each call.
 Without a preprocessor this is approximate: rows are marked origin
 "source-approx".  KBUILD_MODNAME is the composite object the directory's
 Makefile puts the file into ("cfg80211-y += reg.o"), else the file's base
-name; KBUILD_BASENAME is that name.
+name; KBUILD_BASENAME is always the file's base name.
 """
 
 import bisect
