@@ -54,6 +54,18 @@ fi
 
 arch=$1
 log=$OUT/kunit-$arch.log
+# On i386 the suites need a console and nothing else: kunit.py's
+# configuration (olddefconfig of the kunitconfig, 616 options =y) minus
+# ACPI, the input layer and VT, the block layer and the hardening that
+# only costs compile time here leaves 562 and about a fifth fewer objects
+# to build cold. QEMU's reboot at the end (-no-reboot) needs no ACPI.
+extra=()
+if [ "$arch" = i386 ]; then
+	for opt in EXPERT=y ACPI=n VT=n INPUT=n HID=n BLOCK=n \
+		MITIGATION_RETPOLINE=n STACKPROTECTOR=n; do
+		extra+=(--kconfig_add "CONFIG_$opt")
+	done
+fi
 case "$arch" in
 um) eta="about 5 minutes" ;;
 *) eta="about 10 minutes" ;;
@@ -62,7 +74,7 @@ say "KUnit printk_msgid on $arch ($eta cold on 2 cores)"
 cd "$TREE"
 t0=$(date +%s)
 if ! ./tools/testing/kunit/kunit.py run --kunitconfig=kernel/printk \
-	--kconfig_add CONFIG_PRINTF_KUNIT_TEST=y \
+	--kconfig_add CONFIG_PRINTF_KUNIT_TEST=y "${extra[@]}" \
 	--arch="$arch" --build_dir="$(objdir "kunit-$arch")" --jobs="$(nproc)" \
 	--timeout=900 --make_options "CC=$(kcc)" > "$log" 2>&1; then
 	tail -40 "$log" >&2
