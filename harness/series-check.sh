@@ -10,7 +10,12 @@
 #    at the end) is the tree make kernel built with the same fragment, and
 #    a patch that only adds files no kernel build reads (the selftest,
 #    scripts/msgid-db.py) leaves the previous patch's build standing:
-#    neither is built again. The first patch, when it only changes .c
+#    neither is built again. A patch whose tree differs from the overlay's
+#    only in the subsystems wrappers.config adds (its "# series-check:"
+#    line) builds with make kernel's configuration, so ccache answers every
+#    other file; the patches before build without those subsystems, which
+#    they do not touch: their first full build (the cold cost of this
+#    check) is x86_64.config's alone. The first patch, when it only changes .c
 #    files, is compiled, not linked: the first full build is the next
 #    patch's, which links its objects too. The configuration is made again
 #    after a patch that changes a Kconfig file (else it cannot differ);
@@ -26,8 +31,12 @@ set -eu
 
 series=$SERIES
 am=$OUT/series-am
-# The lean kernel's configuration (make kernel).
+# The lean kernel's configuration (make kernel), and the one without the
+# wrapper subsystems for the patches before them.
 frags=("$ROOT/harness/configs/x86_64.config" "$ROOT/harness/configs/wrappers.config")
+small=("$ROOT/harness/configs/x86_64.config")
+mapfile -t wrapper_dirs < <(sed -n 's/^# series-check: //p' "$ROOT/harness/configs/wrappers.config" | tr ' ' '\n')
+[ ${#wrapper_dirs[@]} -gt 0 ] || die "wrappers.config has no '# series-check:' line"
 log=$OUT/series-check.log
 : > "$log"
 
@@ -81,11 +90,12 @@ is_overlay() {
 # Whether commits $1 and $2 differ only in files no kernel build reads:
 # the selftests, scripts/msgid-db.py and its package, the .rst and .txt
 # documents (Documentation/Kconfig is read: not excluded).
+build_spec=("${tree_spec[@]}"
+	':(exclude,glob)Documentation/**/*.rst' ':(exclude,glob)Documentation/**/*.txt'
+	':(exclude)tools/testing/selftests/'
+	':(exclude)scripts/msgid-db.py' ':(exclude)scripts/msgid_db/')
 same_build() {
-	git -C "$am" diff --quiet "$1" "$2" -- "${tree_spec[@]}" \
-		':(exclude,glob)Documentation/**/*.rst' ':(exclude,glob)Documentation/**/*.txt' \
-		':(exclude)tools/testing/selftests/' \
-		':(exclude)scripts/msgid-db.py' ':(exclude)scripts/msgid_db/'
+	git -C "$am" diff --quiet "$1" "$2" -- "${build_spec[@]}"
 }
 
 say "no drift: the series ends in the tree make tree lays"
@@ -105,9 +115,25 @@ lint() {
 		grep -E 'warning|error' | sed -E 's/:[0-9]+:[0-9]+:/:/' | sort -u
 }
 
-# configure [FRAGMENT...]: out/build/series/.config for the tree checked out.
+# Whether commit $1 differs from the overlay, in files a kernel build
+# reads, only under the wrapper subsystems' paths.
+wrappers_left() {
+	local f d
+	while IFS= read -r f; do
+		for d in "${wrapper_dirs[@]}"; do
+			case "$f" in "$d"/*|"$d") continue 2 ;; esac
+		done
+		return 1
+	done < <(git -C "$am" diff --name-only "$1" overlay -- "${build_spec[@]}")
+}
+
+# configure [FRAGMENT...]: out/build/series/.config for the tree checked
+# out, by default with the fragments of the current stage ($cur).
+cur=small
 configure() {
-	[ $# -gt 0 ] || set -- "${frags[@]}"
+	if [ $# -eq 0 ]; then
+		if [ $cur = full ]; then set -- "${frags[@]}"; else set -- "${small[@]}"; fi
+	fi
 	CONFIG_CHECK=0 TREE=$am "$ROOT/harness/config.sh" series "$@" >> "$log" 2>&1
 }
 
@@ -152,7 +178,13 @@ for c in $(git -C "$am" rev-list --reverse "base..$tip"); do
 		say "patch 1 compiles ($(( $(date +%s) - t0 )) s; linked with patch 2): $subject"
 		continue
 	fi
-	grep -q 'Kconfig' <<< "$changed" && configure
+	if [ $cur = small ] && wrappers_left "$c"; then
+		cur=full
+		say "patch $i: from here on make kernel's configuration (x86_64.config + wrappers.config)"
+		configure
+	elif grep -q 'Kconfig' <<< "$changed"; then
+		configure
+	fi
 	if ! build vmlinux modules; then
 		tail -20 "$log.last" >&2
 		die "the kernel does not build after patch $i: $subject"
