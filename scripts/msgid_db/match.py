@@ -133,8 +133,9 @@ def tokenize(fmt: bytes) -> tuple[list[Token], bool]:
 
 
 def positions(tokens: list[Token], text: bytes, start: int = 0
-              ) -> set[int]:
-    """Return every end position of a match of @tokens at @start."""
+              ) -> Union[set[int], range]:
+    """Return every end position of a match of @tokens at @start (a
+    range when the format ends in a conversion that takes any text)."""
     pos = {start}
     anyfrom: Optional[int] = None  # "every position >= anyfrom"
     n = len(text)
@@ -157,6 +158,11 @@ def positions(tokens: list[Token], text: bytes, start: int = 0
                         break  # the leftmost occurrence covers the others
                     i = text.find(value, i + 1)
                 anyfrom = None
+            elif len(pos) == 1:
+                p = pos.pop()
+                if not text.startswith(value, p):
+                    return set()
+                pos.add(p + len(value))
             else:
                 pos = {p + len(value) for p in pos
                        if text.startswith(value, p)}
@@ -172,7 +178,7 @@ def positions(tokens: list[Token], text: bytes, start: int = 0
         if not pos:
             return set()
     if anyfrom is not None:
-        return set(range(anyfrom, n + 1))
+        return range(anyfrom, n + 1)
     return pos
 
 
@@ -326,10 +332,14 @@ class Result:
     literal: int = 0                   # specificity of the answer
 
 
-#: A bucket of the word index: (the format's other words, the format);
-#: a large one (BIG) as a dict by the second rarest word (b"" for none).
+#: A format with words to check: (the words, the format).
 Entry = tuple[frozenset, Format]
-Bucket = Union[list[Entry], dict[bytes, list[Entry]]]
+#: Formats filed under one key: (those whose words are all known to be in
+#: a text that reaches them, those with words still to check).
+Part = tuple[list[Format], list[Entry]]
+#: A bucket of the word index: one Part; a large one (over BIG formats) a
+#: Part per second rarest word (b"" for the formats with one word).
+Bucket = Union[Part, dict[bytes, Part]]
 BIG = 16
 #: Words whose bucket (or its absence) is remembered.
 MAX_KNOWN = 1 << 20
@@ -360,8 +370,8 @@ class Matcher:
                                              starts))
         for key, bucket in rows.items():
             b = self.buckets[key] = self.make_bucket(bucket)
-            for entries in (b.values() if isinstance(b, dict) else [b]):
-                for _, f in entries:
+            for sure, check in (b.values() if isinstance(b, dict) else [b]):
+                for f in sure + [f for _, f in check]:
                     self.by_id.setdefault(f.id, []).append(f)
         self.builtin = [re.compile(w) for w in BUILTIN_WRAPPERS]
         #: word -> its bucket (None: none), for the words met so far
@@ -380,13 +390,25 @@ class Matcher:
     def make_bucket(rows: list[BucketRow]) -> Bucket:
         """A bucket of (id, canonical, may be continued, other words
         rarest first, where it starts) rows."""
-        entries = [(frozenset(rest), Format(msgid, canon, cont, starts), rest)
+        entries = [(Format(msgid, canon, cont, starts), rest)
                    for msgid, canon, cont, rest, starts in rows]
         if len(entries) <= BIG:
-            return [(r, f) for r, f, _ in entries]
-        by_second: dict[bytes, list[Entry]] = {}
-        for r, f, rest in entries:
-            by_second.setdefault(rest[0] if rest else b"", []).append((r, f))
+            small: Part = ([], [])
+            for f, rest in entries:
+                if rest:
+                    small[1].append((frozenset(rest), f))
+                else:
+                    small[0].append(f)
+            return small
+        # By the second rarest word (b"" for none): a text reaching a part
+        # holds that word, so only further words need checking.
+        by_second: dict[bytes, Part] = {}
+        for f, rest in entries:
+            part = by_second.setdefault(rest[0] if rest else b"", ([], []))
+            if len(rest) > 1:
+                part[1].append((frozenset(rest[1:]), f))
+            else:
+                part[0].append(f)
         return by_second
 
     def bucket(self, word: bytes) -> Optional[Bucket]:
@@ -411,16 +433,19 @@ class Matcher:
                     known[w] = b
             if not b:
                 continue
-            if isinstance(b, list):
-                out.extend([f for rest, f in b if rest <= words])
+            if type(b) is tuple:
+                out.extend(b[0])
+                if b[1]:
+                    out.extend([f for rest, f in b[1] if rest <= words])
                 continue
-            for w2 in words:
-                sub = b.get(w2)
-                if sub:
-                    out.extend([f for rest, f in sub if rest <= words])
-            sub = b.get(b"")
-            if sub:
-                out.extend([f for _, f in sub])
+            for w2 in b.keys() & words:  # type: ignore[union-attr]
+                sure, check = b[w2]  # type: ignore[index]
+                out.extend(sure)
+                if check:
+                    out.extend([f for rest, f in check if rest <= words])
+            part = b.get(b"")  # type: ignore[union-attr]
+            if part:
+                out.extend(part[0])
         return out
 
     def identify(self, text: bytes) -> Result:
@@ -443,6 +468,14 @@ class Matcher:
         format ending in %pV, after a device prefix), nested up to
         MAX_DEPTH deep."""
         n = len(text)
+        if not wrappers:
+            # The common case, without the walk: a device prefix or none.
+            dev = []
+            for w in self.builtin:
+                m = w.match(text)
+                if m and 0 < m.end() < n:
+                    dev.append(m.end())
+            return [0], sorted(set(dev))
         plain, dev = {0}, set()
         frontier = [(0, "p")]
         for _ in range(MAX_DEPTH):
@@ -503,28 +536,34 @@ class Matcher:
         # Most literal text first: once a whole line matched, only formats
         # as specific can still tie with it.
         plain.sort(key=_LITERAL, reverse=True)
+        best = 0  # the literal of a whole-line match
         for f in plain:
-            if whole and f.literal < whole[0].literal:
+            if f.literal < best:
                 break
             # Quick rejections at C speed before the walk.
             if f.tail and not f.can_start_cont and not text.endswith(f.tail):
                 continue
-            head = f.head
-            tokens = f.tokens
-            if f.starts[:1] == "=":
-                starts = after.get(f.starts)
+            where = f.starts
+            if where == "p":
+                starts = plain_starts
+            elif where == "d":
+                starts = dev_starts
+            elif where:
+                starts = after.get(where)
                 if starts is None:
-                    starts = after[f.starts] = self.after_prefix(
-                        f.starts[1:], text, plain_starts)
+                    starts = after[where] = self.after_prefix(
+                        where[1:], text, plain_starts)
             else:
-                starts = (plain_starts if f.starts == "p" else dev_starts
-                          if f.starts == "d" else any_starts)
+                starts = any_starts
+            head = f.head
+            tokens = f._tokens
             for s in starts:
                 if head and not text.startswith(head, s):
                     continue
-                ends = positions(tokens, text, s)
+                ends = positions(tokens, text, s)  # type: ignore[arg-type]
                 if n in ends:
                     whole.append(f)
+                    best = f.literal
                     break
                 if ends and f.can_start_cont:
                     prefix.append(f)
