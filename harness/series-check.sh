@@ -14,11 +14,13 @@
 #    only in the subsystems wrappers.config adds (its "# series-check:"
 #    line) builds with make kernel's configuration, so ccache answers every
 #    other file; the patches before build without those subsystems, which
-#    they do not touch: their first full build (the cold cost of this
-#    check) is x86_64.config's alone. The first patch, when it only changes .c
-#    files, is compiled, not linked: the first full build is the next
-#    patch's, which links its objects too. The configuration is made again
-#    after a patch that changes a Kconfig file (else it cannot differ);
+#    they do not touch, but with series.config (ext4, the KUnit suites):
+#    their first full build is the cold cost of this check. Every .c file
+#    a built patch changes must have been compiled. The first patch, when
+#    it only changes .c files, is compiled, not linked: the first full
+#    build is the next patch's, which links its objects too. The
+#    configuration is made again after a patch that changes a Kconfig
+#    file (else it cannot differ);
 #  - sparse (C=2) and W=1 add no warning to kernel/printk/,
 #    lib/vsprintf.o and lib/test_msgid.o compared with the base, and kernel-doc is clean;
 #  - the last tree builds with the feature compiled out (msgid-off.config),
@@ -31,10 +33,11 @@ set -eu
 
 series=$SERIES
 am=$OUT/series-am
-# The lean kernel's configuration (make kernel), and the one without the
-# wrapper subsystems for the patches before them.
+# The lean kernel's configuration (make kernel), and for the patches
+# before the wrapper patches one without the wrapper subsystems but with
+# what compiles every file those patches change (series.config).
 frags=("$ROOT/harness/configs/x86_64.config" "$ROOT/harness/configs/wrappers.config")
-small=("$ROOT/harness/configs/x86_64.config")
+small=("$ROOT/harness/configs/x86_64.config" "$ROOT/harness/configs/series.config")
 mapfile -t wrapper_dirs < <(sed -n 's/^# series-check: //p' "$ROOT/harness/configs/wrappers.config" | tr ' ' '\n')
 [ ${#wrapper_dirs[@]} -gt 0 ] || die "wrappers.config has no '# series-check:' line"
 log=$OUT/series-check.log
@@ -127,6 +130,21 @@ wrappers_left() {
 	done < <(git -C "$am" diff --name-only "$1" overlay -- "${build_spec[@]}")
 }
 
+# check_compiled N SUBJECT: every .c file of the kernel that patch N
+# changed ($changed) has its object in the build: a patch whose file no
+# configuration here compiles would pass unbuilt.
+check_compiled() {
+	local f missing=
+	while IFS= read -r f; do
+		case "$f" in
+		tools/*|scripts/*|samples/*|Documentation/*) continue ;;
+		*.c) [ -f "$bdir/${f%.c}.o" ] || missing="$missing $f" ;;
+		esac
+	done <<< "$changed"
+	[ -z "$missing" ] ||
+		die "patch $1 changes files its build did not compile:$missing (configure them in harness/configs/series.config): $2"
+}
+
 # configure [FRAGMENT...]: out/build/series/.config for the tree checked
 # out, by default with the fragments of the current stage ($cur).
 cur=small
@@ -189,6 +207,7 @@ for c in $(git -C "$am" rev-list --reverse "base..$tip"); do
 		tail -20 "$log.last" >&2
 		die "the kernel does not build after patch $i: $subject"
 	fi
+	check_compiled "$i" "$subject"
 	say "patch $i builds ($(( $(date +%s) - t0 )) s): $subject"
 	built=$c built_i=$i
 done
