@@ -192,12 +192,11 @@ _CONV_SUB = re.compile(
 #: that is a whole word of any text the format prints.
 _FMT_WORD_RE = re.compile(
     rb"(?<![A-Za-z0-9_\0])[A-Za-z_][A-Za-z0-9_]{2,}(?![A-Za-z0-9_\0])")
-#: The same, glued to a conversion ("%sEXT4-fs": EXT4).
-_LOOSE_WORD_RE = re.compile(
-    rb"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]{2,}")
-#: The words of a message text: the same as _LOOSE_WORD_RE (in a bytes
-#: pattern \w is [A-Za-z0-9_], and \b before a word character is that
-#: lookbehind, which costs re a third more).
+#: The words of a message text, and of a format's literal text glued to
+#: a conversion ("%sEXT4-fs": EXT4): (?<![A-Za-z0-9_])[A-Za-z_]
+#: [A-Za-z0-9_]{2,}, written with \b (in a bytes pattern \w is
+#: [A-Za-z0-9_], and \b before a word character is that lookbehind, which
+#: costs re a third more).
 TEXT_WORD_RE = re.compile(rb"\b[A-Za-z_]\w{2,}")
 
 
@@ -212,7 +211,7 @@ def literal_words(canon: bytes) -> set[bytes]:
     """
     canon = canon.split(b"\n", 1)[0]  # a log line holds the first line
     flat = _CONV_SUB.sub(b"\0", canon.replace(b"%%", b"\x02"))
-    return set(_FMT_WORD_RE.findall(flat) or _LOOSE_WORD_RE.findall(flat))
+    return set(_FMT_WORD_RE.findall(flat) or TEXT_WORD_RE.findall(flat))
 
 
 #: One row of the word index: (key word, id, canonical format, may be
@@ -469,25 +468,17 @@ class Matcher:
         """Where the caller's text can start: (0 and after the prefix of a
         format ending in %pV, after a device prefix), nested up to
         MAX_DEPTH deep."""
-        n = len(text)
         if not wrappers:
             # The common case, without the walk: a device prefix or none.
-            dev = []
-            for w in self.builtin:
-                m = w.match(text)
-                if m and 0 < m.end() < n:
-                    dev.append(m.end())
-            return [0], sorted(set(dev))
+            return [0], sorted(set(self.device_ends(text, 0)))
+        n = len(text)
         plain, dev = {0}, set()
         frontier = [(0, "p")]
         for _ in range(MAX_DEPTH):
             new = set()
             for s, kind in frontier:
                 if kind == "p":
-                    for w in self.builtin:
-                        m = w.match(text, s)
-                        if m and s < m.end() < n:
-                            new.add((m.end(), "d"))
+                    new.update((e, "d") for e in self.device_ends(text, s))
                 for f in wrappers:
                     if f.starts in ("p", "d") and f.starts != kind:
                         continue
@@ -501,6 +492,16 @@ class Matcher:
             if not frontier or len(plain) + len(dev) > 4 * MAX_STARTS:
                 break
         return sorted(plain), sorted(dev)
+
+    def device_ends(self, text: bytes, s: int) -> list[int]:
+        """Where a built-in device prefix (BUILTIN_WRAPPERS) that starts at
+        @s in @text ends, for each that matches there and leaves text."""
+        ends = []
+        for w in self.builtin:
+            m = w.match(text, s)
+            if m and s < m.end() < len(text):
+                ends.append(m.end())
+        return ends
 
     def after_prefix(self, prefix: str, text: bytes, plain: list[int]
                      ) -> list[int]:
