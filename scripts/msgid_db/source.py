@@ -78,6 +78,11 @@ for _n in (b"ql_log", b"ql_log_pci"):
     _WRAPPERS[_n] = (3, b"", "", "qla2xxx [%s]-%04x:%s: ")
 for _n in (b"rtl_dbg", b"RTPRINT"):
     _WRAPPERS[_n] = (3, b"", "6", "rtlwifi: ")
+# netif_<level>(priv, type, dev, fmt, ...): netdev_<level>() when the
+# driver's message mask has @type (e1000's e_info() is one of these).
+for _n, _l in _LEVELS.items():
+    if _n not in (b"warning", b"debug", b"devel", b"cont"):
+        _WRAPPERS[b"netif_" + _n] = (3, b"", _l.decode(), "%s %s %s%s: ")
 _WRAPPERS[b"dev_err_probe"] = (2, b"", "3", "%s %s: error %pe: ")
 _WRAPPERS[b"dev_warn_probe"] = (2, b"", "4", "%s %s: error %pe: ")
 

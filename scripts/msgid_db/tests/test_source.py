@@ -123,6 +123,29 @@ class ScanTest(unittest.TestCase):
                                "PCIe Bus Error: %s": "3",
                                "  device [%04x]": "-1"})
 
+    def test_netif_wrappers(self) -> None:
+        # netif_<level>(priv, type, dev, fmt, ...) is netdev_<level>():
+        # the format is the fourth argument and the netdev prefix comes
+        # first; a driver's own macro around it (e1000's e_info()) is
+        # followed to it.
+        path = os.path.join(self.tmp.name, "e1000_main.c")
+        with open(path, "wb") as f:
+            f.write(b'#define e_info(msglvl, format, arg...) \\\n'
+                    b'\tnetif_info(adapter, msglvl, adapter->netdev, '
+                    b'format, ## arg)\n'
+                    b'void f(void)\n{\n'
+                    b'\tnetif_err(adapter, hw, netdev, "Reset %d\\n", 1);\n'
+                    b'\te_info(probe, "Intel(R) PRO/1000 Network '
+                    b'Connection\\n");\n'
+                    b'}\n')
+        got = {s.canonical: (s.id, s.level, s.subsys)
+               for s in source.scan_file(path, "e1000_main.c")}
+        self.assertEqual(got, {
+            "Reset %d": (crc(b"Reset %d"), "3", "%s %s %s%s: "),
+            "Intel(R) PRO/1000 Network Connection": (
+                crc(b"Intel(R) PRO/1000 Network Connection"), "6",
+                "%s %s %s%s: ")})
+
     def test_pr_fmt_redefined(self) -> None:
         path = os.path.join(self.tmp.name, "bugs.c")
         with open(path, "wb") as f:
