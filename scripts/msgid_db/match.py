@@ -3,8 +3,10 @@
 
 Each canonical format (ids.canonical) is cut into tokens: literal text
 and conversions.  A conversion matches what vsnprintf() can print for it
-(%d: an optional sign and digits, %x: hex digits, %s, %p<ext> and runs of
-conversions: any text).  The match walks the tokens keeping the set of
+(%d: an optional sign and digits, %x: hex digits, %pe, %pM, %p and the
+other %p extensions that print no whitespace: a run of bytes up to a
+space, %s, the other %p extensions and runs of conversions: any text).
+The match walks the tokens keeping the set of
 text positions reachable so far, so it costs O(length x tokens) whatever
 the format and the line: no regular expression that could backtrack.
 
@@ -47,8 +49,18 @@ _CONV_RE = re.compile(
 _ALNUM = re.compile(rb"[A-Za-z0-9]*")
 _WORD_RE = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{2,}")
 
-# Token kinds.
-LIT, NUM, ANY = 0, 1, 2
+# Token kinds: literal text, a number (its pattern), any text, a run of
+# bytes with no whitespace (a %p extension that prints none, see WORD_P).
+LIT, NUM, ANY, WORD = 0, 1, 2, 3
+#: The %p extensions whose output holds no whitespace (printk-formats.rst):
+#: pointers (plain, x, K), error names (e), MAC (M, m), IP (I, i),
+#: UUID (U), physical addresses (a), block devices (g), bitmaps (b) and
+#: page/GFP/VMA flags (G). The others (symbols, resources, hex buffers,
+#: names of files and clocks, times, escaped strings) may hold spaces.
+WORD_P = re.compile(
+    rb"(?:x|K|e|[Mm][RF]?|[Ii][46S][A-Za-z0-9]*|U[A-Za-z]*|a[dp]?|g|bl?"
+    rb"|G[pgv])?")
+_NO_SPACE = re.compile(rb"[^ \t\n]+")
 _NUM_BODY = {
     b"d": rb"[-+ ]?[0-9]+", b"i": rb"[-+ ]?[0-9]+", b"u": rb"[0-9]+",
     b"o": rb"0?[0-7]+", b"x": rb"(?:0x)?[0-9a-f]+",
@@ -113,16 +125,19 @@ def tokenize(fmt: bytes) -> tuple[list[Token], bool]:
         if lit:
             tokens.append((LIT, bytes(lit)))
             lit = bytearray()
-        last_pv = False
+        last_pv = word = False
         if kind == b"p":
             ext = _ALNUM.match(fmt, end)
             last_pv = ext.group(0)[:1] == b"V"
+            word = WORD_P.fullmatch(ext.group(0)) is not None
             end = ext.end()
         if tokens and tokens[-1][0] != LIT:
             tokens[-1] = (ANY, None)  # two conversions in a row
         elif kind in _NUM_BODY and m.group("prec") != b"*":
             tokens.append((NUM, _num_re(kind, m.group("flags"),
                                         m.group("width"))))
+        elif word and not m.group("width"):
+            tokens.append((WORD, None))
         else:
             tokens.append((ANY, None))
         pos = end
@@ -166,6 +181,15 @@ def positions(tokens: list[Token], text: bytes, start: int = 0
             else:
                 pos = {p + len(value) for p in pos
                        if text.startswith(value, p)}
+        elif kind == WORD:
+            if anyfrom is not None:  # cannot happen: runs are merged
+                return set()
+            new = set()
+            for p in pos:  # one byte or more, up to the next whitespace
+                m = _NO_SPACE.match(text, p)
+                if m:
+                    new.update(range(p + 1, m.end() + 1))
+            pos = new
         else:
             if anyfrom is not None:  # cannot happen: runs are merged
                 return set()

@@ -62,6 +62,29 @@ class MatcherTest(unittest.TestCase):
                      b"CPU 3: irq 17 done!"):
             self.assertIsNone(self.m.identify(text).how, text)
 
+    def test_no_space_pointer_extensions(self) -> None:
+        # %pe prints an error name or a pointer, %pM a MAC address: never
+        # a space. A text whose words after the literal are several is
+        # not theirs (ACPICA's "Method execution failed \\_SB.PCI0._PRT
+        # due to previous error (...)" is not "%s failed %pe").
+        fmts = [b"%s failed %pe", b"link %pM up at %s", b"%s called at %pS"]
+        m = Matcher((crc(f), f, False) for f in fmts)
+        for text, fmt in ((b"sdhci failed -ENOMEM", fmts[0]),
+                          (b"sdhci failed 00000000deadbeef", fmts[0]),
+                          (b"link 52:54:00:12:34:56 up at 1 Gbps", fmts[1]),
+                          (b"x called at foo+0x1/0x2 [mod]", fmts[2])):
+            r = m.identify(text)
+            self.assertEqual((r.how, r.id), ("match", crc(fmt)), text)
+        for text in (b"Method execution failed \\_SB.PCI0._PRT due to "
+                     b"previous error (AE_AML_LOOP_TIMEOUT)",
+                     b"sdhci failed ", b"link 52:54 :00 up at 1"):
+            self.assertIsNone(m.identify(text).how, text)
+        # With a field width (padded with spaces) or beside another
+        # conversion, the extension is any text.
+        self.assertEqual(match.tokenize(b"a %16pe b")[0][1][0], match.ANY)
+        self.assertEqual(match.tokenize(b"a %pe%s b")[0][1][0], match.ANY)
+        self.assertEqual(match.tokenize(b"a %pe b")[0][1][0], match.WORD)
+
     def test_dev_printk_prefix(self) -> None:
         self.check(b"pci 0000:00:01.0: PIIX3: Enabling Passive Release",
                    b"PIIX3: Enabling Passive Release")
