@@ -554,7 +554,11 @@ class Matcher:
             (wrappers if f.wrapper else plain).append(f)
         if not plain:
             return Result()
-        plain_starts, dev_starts = self.starts(text, wrappers)
+        dev_starts: Optional[list[int]]
+        if wrappers:
+            plain_starts, dev_starts = self.starts(text, wrappers)
+        else:  # the common case: the device prefixes when first asked for
+            plain_starts, dev_starts = [0], None
         any_starts: Optional[list[int]] = None  # made when first asked for
         n = len(text)
         after: dict[str, list[int]] = {}  # "=PREFIX" -> where the text starts
@@ -574,6 +578,8 @@ class Matcher:
             if where == "p":
                 starts = plain_starts
             elif where == "d":
+                if dev_starts is None:
+                    dev_starts = sorted(set(self.device_ends(text, 0)))
                 starts = dev_starts
             elif where:
                 starts = after.get(where)
@@ -581,6 +587,8 @@ class Matcher:
                     starts = after[where] = self.after_prefix(
                         where[1:], text, plain_starts)
             else:
+                if dev_starts is None:
+                    dev_starts = sorted(set(self.device_ends(text, 0)))
                 if any_starts is None:
                     any_starts = sorted(set(plain_starts) | set(dev_starts))
                 starts = any_starts
@@ -633,6 +641,10 @@ class Matcher:
 
     @staticmethod
     def _decide(fmts: list[Format], result: Result) -> Result:
+        if len(fmts) == 1:  # most lines: one format fits
+            result.id, result.how = fmts[0].id, "match"
+            result.literal = fmts[0].literal
+            return result
         best = max(f.literal for f in fmts)
         top = sorted({f.id for f in fmts if f.literal == best})
         result.literal = best
