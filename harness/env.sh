@@ -78,6 +78,11 @@ objdir() {
 # (it only matters for debug info, which no configuration here asks for).
 # The size covers every configuration make check and make bench build.
 export CCACHE_NOHASHDIR=1
+# Depend mode: on a miss, no preprocessor run before the compiler (the
+# included files come from the compiler's own -MMD list). Measured on 5
+# kernel files with an empty cache: 4-8% less CPU per miss. Any value
+# turns it on, "0" too (ccache reads every set value as true).
+export CCACHE_DEPEND=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-25G}
 
 # A compiler warning in a file of the series (build.sh, and series-check's
