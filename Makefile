@@ -4,16 +4,18 @@
 
 H := harness
 X86 := $(H)/configs/x86_64.config
-# The lean kernel and the series' per-patch builds: the subsystems whose
+# The test kernel and the series' per-patch builds: the subsystems whose
 # wrappers the series indexes (DRM, btrfs, qla2xxx, rtlwifi).
 WRAPPERS := $(H)/configs/wrappers.config
 OFF := $(H)/configs/msgid-off.config
+# The test kernel's devices (e1000, ext4 on virtio-blk), its debug options
+# (lockdep, KASAN, UBSAN) and the KUnit suites built in.
 DEBUG := $(H)/configs/hw-debug.config
 SMP := $(H)/configs/smp-kcsan.config
 # Every job runs under jobs.sh, which logs its wall time (out/jobs.log).
 J = $(H)/jobs.sh run $@
 
-.PHONY: help deps base tree refresh kernel kernel-off kernel-debug kernel-smp kernel-arm64 kunit kunit-um \
+.PHONY: help deps base tree refresh kernel kernel-off kernel-smp kernel-arm64 kunit kunit-um \
 	kunit-i386 vectors pytest selftest check-debug check-smp demo series series-check \
 	docs docs-html bench bench-icount bench-db fuzz pipeline pipeline-syslog-ng \
 	distro-check stability check check-jobs check-start clean \
@@ -24,13 +26,13 @@ help:
 	@echo "make check       everything CI runs (about 20 min on a new clone with a warm ccache, 80 cold)"
 	@echo "make tree        out/linux = base + our files and patches (git repo)"
 	@echo "make refresh     write edits made in out/linux back to the repo"
-	@echo "make kernel      x86_64 bzImage with CONFIG_PRINTK_MSGID=y (out/build/msgid)"
+	@echo "make kernel      the x86_64 test kernel, CONFIG_PRINTK_MSGID=y, the wrapper subsystems,"
+	@echo "                 e1000, ext4, lockdep, KASAN, UBSAN, KUnit (out/build/msgid)"
 	@echo "make kernel-off  the same kernel with the feature compiled out"
-	@echo "make kernel-debug  the same kernel + e1000, ext4, lockdep, KASAN, UBSAN (out/build/debug)"
 	@echo "make kernel-arm64  a small arm64 kernel, cross-built (out/build/arm64)"
 	@echo "make kunit       KUnit suite on UML and on i386 (QEMU)"
 	@echo "make selftest    kselftest msgid in QEMU, boot log to out/boot/boot.log"
-	@echo "make check-debug KUnit and the kselftest on a lockdep/KASAN/UBSAN kernel with e1000 + ext4"
+	@echo "make check-debug KUnit and the kselftest on the same kernel with an e1000 NIC and an ext4 disk"
 	@echo "make check-smp   the kselftest on a KCSAN kernel, 4 vCPUs running at once"
 	@echo "make pytest      unit tests of scripts/msgid-db.py (host)"
 	@echo "make series      export the patch series to out/series/"
@@ -60,13 +62,10 @@ refresh:
 	$(J) $(H)/refresh.sh
 
 kernel: tree
-	$(J) $(H)/build.sh msgid $(X86) $(WRAPPERS)
+	$(J) $(H)/build.sh msgid $(X86) $(WRAPPERS) $(DEBUG)
 
 kernel-off: tree
-	$(J) $(H)/build.sh nomsgid $(X86) $(WRAPPERS) $(OFF)
-
-kernel-debug: tree
-	$(J) $(H)/build.sh debug $(X86) $(DEBUG)
+	$(J) $(H)/build.sh nomsgid $(X86) $(WRAPPERS) $(DEBUG) $(OFF)
 
 kernel-smp: tree
 	$(J) $(H)/build.sh smp $(X86) $(SMP)
@@ -91,7 +90,7 @@ pytest:
 selftest: kernel
 	$(J) $(H)/selftest.sh
 
-check-debug: kernel-debug
+check-debug: kernel
 	$(J) $(H)/selftest-hw.sh
 
 check-smp: kernel-smp
@@ -157,20 +156,22 @@ stability: base
 # both cores busy, but its links, a QEMU boot (single-threaded TCG) or the
 # fuzzer use one, and the other job fills the second. Every line is tagged
 # with its job. The longest chain (kernel, series-check, check-debug) comes
-# first and the orders below let a build take from ccache what an earlier
-# one compiled, pytest read the boot log of make selftest
-# (out/boot/boot.log) instead of skipping those tests, and distro-check
-# find the literals it checks in the base tree. series-check also builds
-# the feature compiled out (what make kernel-off checks), and check-debug
-# runs the 64-bit KUnit suites built into the debug kernel (what make
-# kunit-um checks): neither configuration is built on its own.
+# first, the i386 KUnit kernel builds beside it, and the orders below let
+# a build take from ccache what an earlier one compiled, pytest read the
+# boot log of make selftest (out/boot/boot.log) instead of skipping those
+# tests, and distro-check find the literals it checks in the base tree.
+# One x86_64 kernel serves every boot: make selftest boots it without
+# devices and with KUnit off, check-debug with an e1000 NIC and an ext4
+# disk, and checks the 64-bit KUnit suites built into it (what make
+# kunit-um checks). series-check also builds the feature compiled out
+# (what make kernel-off checks): neither configuration is built on its own.
 CHECK_JOBS ?= 2
-CHECKS := kernel kernel-debug series-check kunit-i386 \
+CHECKS := kernel kunit-i386 series-check \
 	selftest check-debug fuzz pytest pipeline distro-check docs vectors
 ifneq ($(filter check-jobs,$(MAKECMDGOALS)),)
 pytest: selftest
-# The debug kernel under TCG is slow enough already: boot it when no
-# kernel build shares the host with it.
+# The debug boot (KASAN, lockdep and the stress case under TCG) is slow
+# enough already: boot it when no kernel build shares the host with it.
 check-debug: kunit-i386 series-check
 distro-check: tree
 endif

@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# selftest-hw.sh: the msgid kselftest on the debug kernel with devices.
-# Takes out/build/debug (x86_64.config + hw-debug.config: e1000, ext4 on
-# virtio-blk, lockdep, KASAN, UBSAN), makes an ext4 image, and boots it
-# with 4 CPUs, an e1000 NIC and the image through harness/selftest.sh; the
-# guest (harness/selftest-hw-run.sh) mounts the disk and brings eth0 up
-# before the test, so its hw case runs (no SKIP allowed but the DRM cases:
-# this kernel has no DRM, the lean one does). Then fails on any
+# selftest-hw.sh: the msgid kselftest on the test kernel with devices.
+# Takes out/build/msgid (make kernel: x86_64.config, wrappers.config and
+# hw-debug.config: e1000, ext4 on virtio-blk, lockdep, KASAN, UBSAN, the
+# KUnit suites), makes an ext4 image, and boots it with 4 CPUs, an e1000
+# NIC and the image through harness/selftest.sh; the guest
+# (harness/selftest-hw-run.sh) mounts the disk and brings eth0 up before
+# the test, so its hw case runs (no SKIP allowed). Then fails on any
 # splat (lockdep, KASAN, UBSAN, WARN, BUG, might_sleep) in the console or
 # in the kernel log of the run, on a taint (but TAINT_TEST, which the
 # KUnit suites set), or when lockdep turned off. The KUnit suites built
@@ -17,7 +17,7 @@ set -eu
 . "$(dirname "$0")/env.sh"
 H=$ROOT/harness
 
-name=debug
+name=msgid
 dir=$BUILD/$name
 work=$OUT/selftest-debug
 overlay=$work/overlay
@@ -26,8 +26,11 @@ log=$work/console.log
 t_all=$(date +%s)
 
 [ -f "$dir/arch/x86/boot/bzImage" ] ||
-	die "no kernel in $dir: run harness/build.sh $name with hw-debug.config first"
-grep -q '^CONFIG_KASAN=y' "$dir/.config" || die "$dir is not the debug kernel (no KASAN)"
+	die "no kernel in $dir: run make kernel first"
+for opt in KASAN PROVE_LOCKING E1000 EXT4_FS KUNIT; do
+	grep -q "^CONFIG_$opt=y" "$dir/.config" ||
+		die "$dir has no CONFIG_$opt: not make kernel's configuration (run make kernel)"
+done
 command -v mkfs.ext4 >/dev/null || die "mkfs.ext4 missing: run harness/deps.sh (e2fsprogs)"
 mkdir -p "$work"
 
@@ -44,17 +47,12 @@ mkfs.ext4 -q -F -L msgid-hw -E lazy_itable_init=0,lazy_journal_init=0 \
 install -m 755 "$H/selftest-hw-run.sh" "$overlay/run.sh"
 install -m 755 "$H/selftest-run.sh" "$overlay/selftest-run.sh"
 
-say "booting the debug kernel and running the kselftest (about 2 minutes: KASAN and lockdep under TCG)"
-# 2 GiB: KASAN's shadow takes an eighth. A log buffer that holds the whole
-# run, stress included, for the guest's scan. The four vCPUs share one
-# host thread (single-threaded TCG), and when the host is busy the guest's
-# RCU kthread can wait longer than the default 21 s stall timeout without
-# anything wrong in the guest ("rcu_sched kthread starved", seen while a
-# kernel built beside it): 120 s still reports a real stall within the run.
+say "booting the test kernel with devices and running KUnit and the kselftest (about 2 minutes: KASAN and lockdep under TCG)"
+# A log buffer that holds the whole run, stress included, for the guest's
+# scan. selftest.sh gives a KASAN kernel its memory and RCU stall timeout.
 SELFTEST_KERNEL=$name SELFTEST_WORK=$work SELFTEST_BOOT_LOG=$work/boot.log \
-	SELFTEST_OVERLAY=$overlay \
-	SELFTEST_CMDLINE="log_buf_len=32M rcupdate.rcu_cpu_stall_timeout=120" \
-	SELFTEST_SKIP='drm|drm device' QEMU_MEM=2048 \
+	SELFTEST_OVERLAY=$overlay SELFTEST_KUNIT=1 \
+	SELFTEST_CMDLINE="log_buf_len=32M" SELFTEST_SKIP= \
 	QEMU_EXTRA="-drive file=$img,format=raw,if=virtio -nic user,model=e1000" \
 	"$H/selftest.sh"
 

@@ -4,7 +4,8 @@
 # (make kernel: CONFIG_TEST_MSGID=m is in x86_64.config), installs its modules and the kselftest
 # (tools/testing/selftests/msgid) into a busybox initramfs, boots it under
 # QEMU TCG with printk.msgid=1 and fails unless every TAP line is ok and
-# the plans match. The serial console is kept in out/selftest/console.log,
+# the plans match. The KUnit suites built into the kernel do not run in
+# this boot (kunit.enable=0): make check-debug runs them. The serial console is kept in out/selftest/console.log,
 # the kernel's boot records with their identifiers, console style, in
 # out/boot/boot.log (read by the tests of scripts/msgid-db.py).
 #
@@ -14,6 +15,7 @@
 #   SELFTEST_BOOT_LOG where the boot records go (default out/boot/boot.log)
 #   SELFTEST_OVERLAY  a directory laid over the initramfs (its own /run.sh)
 #   SELFTEST_CMDLINE  more kernel parameters
+#   SELFTEST_KUNIT    1: let the KUnit suites built in run at boot
 #   SELFTEST_SKIP     the cases that may be SKIP (default "hw": this boot
 #                     has none of its devices), an extended regular
 #                     expression ("hw|reload"); empty: none may
@@ -66,14 +68,27 @@ install -m 755 "$H/selftest-run.sh" "$stage/run.sh"
 phase_end "install + initramfs" "$t0"
 
 t0=$(date +%s)
-# With DRM (the lean kernel), bochs drives QEMU's standard VGA and DRM's
+# With DRM, bochs drives QEMU's standard VGA and DRM's
 # core prints its debug messages (drm.debug=0x1) through DRM's wrappers:
 # the kselftest's drm device case checks them.
 drm=
 grep -q '^CONFIG_DRM=y' "$dir/.config" && drm=drm.debug=0x1
+kunit=
+grep -q '^CONFIG_KUNIT=y' "$dir/.config" && [ "${SELFTEST_KUNIT:-0}" != 1 ] && kunit=kunit.enable=0
+# Under KASAN (make kernel): 2 GiB, KASAN's shadow takes an eighth. The
+# four vCPUs share one host thread (single-threaded TCG), and when the
+# host is busy (make check builds beside this boot) the guest's RCU
+# kthread can wait longer than the default 21 s stall timeout without
+# anything wrong in the guest ("rcu_sched kthread starved"): 120 s still
+# reports a real stall within the run.
+kasan=
+if grep -q '^CONFIG_KASAN=y' "$dir/.config"; then
+	kasan=rcupdate.rcu_cpu_stall_timeout=120
+	export QEMU_MEM=${QEMU_MEM:-2048}
+fi
 # 4 CPUs for the stress case (one printing kthread per CPU).
 SMP=4 "$H/boot.sh" "$dir/arch/x86/boot/bzImage" "$work/initramfs.cpio.gz" "$log" \
-	"printk.msgid=1 $drm ${SELFTEST_CMDLINE:-}" 900
+	"printk.msgid=1 $drm $kunit $kasan ${SELFTEST_CMDLINE:-}" 900
 phase_end "boot + test (QEMU)" "$t0"
 
 # The kernel's records of the boot, as the guest dumped them.

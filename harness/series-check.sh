@@ -33,10 +33,12 @@ set -eu
 
 series=$SERIES
 am=$OUT/series-am
-# The lean kernel's configuration (make kernel), and for the patches
-# before the wrapper patches one without the wrapper subsystems but with
-# what compiles every file those patches change (series.config).
-frags=("$ROOT/harness/configs/x86_64.config" "$ROOT/harness/configs/wrappers.config")
+# The test kernel's configuration (make kernel), and for the patches
+# before the wrapper patches one without the wrapper subsystems and the
+# debug options but with what compiles every file those patches change
+# (series.config).
+frags=("$ROOT/harness/configs/x86_64.config" "$ROOT/harness/configs/wrappers.config"
+	"$ROOT/harness/configs/hw-debug.config")
 small=("$ROOT/harness/configs/x86_64.config" "$ROOT/harness/configs/series.config")
 mapfile -t wrapper_dirs < <(sed -n 's/^# series-check: //p' "$ROOT/harness/configs/wrappers.config" | tr ' ' '\n')
 [ ${#wrapper_dirs[@]} -gt 0 ] || die "wrappers.config has no '# series-check:' line"
@@ -198,7 +200,7 @@ for c in $(git -C "$am" rev-list --reverse "base..$tip"); do
 	fi
 	if [ $cur = small ] && wrappers_left "$c"; then
 		cur=full
-		say "patch $i: from here on make kernel's configuration (x86_64.config + wrappers.config)"
+		say "patch $i: from here on make kernel's configuration (x86_64.config + wrappers.config + hw-debug.config)"
 		configure
 	elif grep -q 'Kconfig' <<< "$changed"; then
 		configure
