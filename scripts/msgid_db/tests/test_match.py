@@ -85,6 +85,22 @@ class MatcherTest(unittest.TestCase):
         self.assertEqual(match.tokenize(b"a %pe%s b")[0][1][0], match.ANY)
         self.assertEqual(match.tokenize(b"a %pe b")[0][1][0], match.WORD)
 
+    def test_words_beyond_the_remembered_ones(self) -> None:
+        # Once MAX_KNOWN words are remembered, a new word's bucket is
+        # still read and used, only not kept.
+        saved = match.MAX_KNOWN
+        self.addCleanup(setattr, match, "MAX_KNOWN", saved)
+        match.MAX_KNOWN = 2
+        m = matcher()
+        m.no_cache()
+        for _ in range(2):
+            r = m.identify(b"hello 3 world")
+            self.assertEqual(r.how, "ambiguous")  # %d and %u both fit
+            r = m.identify(b"ata1: link up 1.5 Gbps")
+            self.assertEqual((r.how, r.id), ("match",
+                                             crc(b"ata%u: link up %s")))
+        self.assertEqual(len(m.known), 2)
+
     def test_dev_printk_prefix(self) -> None:
         self.check(b"pci 0000:00:01.0: PIIX3: Enabling Passive Release",
                    b"PIIX3: Enabling Passive Release")
