@@ -238,7 +238,7 @@ def cmd_build(args: argparse.Namespace) -> int:
             yield from _modules_sites(args.modules, binaries)
             sources.append("modules:%s" % args.modules)
         if args.source:
-            yield from source.scan_tree(args.source)
+            yield from source.scan_tree(args.source, args.jobs)
             sources.append("source:%s" % args.source)
         yield from binaries.strings_sites()
         meta["sources"] = " ".join(sources)
@@ -557,6 +557,17 @@ def cmd_catalog_todo(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------- parser
 
+def _positive(text: str) -> int:
+    """argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError("%r is not a number >= 1" % text)
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of msgid-db.py."""
     fmt = argparse.RawDescriptionHelpFormatter
@@ -592,6 +603,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "*.ko.zst below DIR")
     p.add_argument("--source", metavar="DIR",
                    help="scan C sources below DIR (approximate)")
+    p.add_argument("-j", "--jobs", metavar="N", type=_positive,
+                   help="processes that scan --source (default: one per "
+                   "CPU)")
 
     p = add("lookup", cmd_lookup, "print the call sites of message IDs")
     p.add_argument("ids", nargs="*", metavar="ID",

@@ -642,24 +642,66 @@ def scan_file(path: str, relpath: Optional[str] = None) -> list[CallSite]:
     return _FileScanner(path, relpath or path).scan()
 
 
-def scan_tree(root: str) -> Iterator[CallSite]:
+def scan_tree(root: str, jobs: Optional[int] = None) -> Iterator[CallSite]:
     """Yield the call sites of every *.c file below @root, and of the
-    local headers they include, once each."""
-    seen: set[tuple[str, int, str]] = set()  # header sites
+    local headers they include, once each, in the order of a sorted walk.
+    The files are scanned by @jobs processes (default: one per CPU); the
+    result does not depend on how many."""
+    files = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in sorted(filenames):
             if name.endswith(".c"):
                 path = os.path.join(dirpath, name)
-                relpath = os.path.relpath(path, root)
-                try:
-                    sites = scan_file(path, relpath)
-                except OSError:
+                files.append((path, os.path.relpath(path, root)))
+    seen: set[tuple[str, int, str]] = set()  # header sites
+    for relpath, sites in _scan_files(files, jobs or os.cpu_count() or 1):
+        for site in sites:
+            if site.file != relpath:
+                key = (site.file, site.line, site.canonical)
+                if key in seen:
                     continue
-                for site in sites:
-                    if site.file != relpath:
-                        key = (site.file, site.line, site.canonical)
-                        if key in seen:
-                            continue
-                        seen.add(key)
-                    yield site
+                seen.add(key)
+            yield site
+
+
+def _scan_one(file: tuple[str, str]) -> tuple[str, list[CallSite]]:
+    """scan_file() of (path, relpath); no sites if it cannot be read."""
+    path, relpath = file
+    try:
+        return relpath, scan_file(path, relpath)
+    except OSError:
+        return relpath, []
+
+
+def _worker_init() -> None:
+    """A scanning process leaves SIGINT to its parent, which stops the
+    pool, and dies on SIGTERM and SIGHUP (the parent's handlers, which
+    turn them into KeyboardInterrupt, are inherited by fork)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(sig) != signal.SIG_IGN:
+            signal.signal(sig, signal.SIG_DFL)
+
+
+def _scan_files(files: list[tuple[str, str]],
+                jobs: int) -> Iterator[tuple[str, list[CallSite]]]:
+    """_scan_one() of each file, in order, with @jobs processes."""
+    if jobs < 2 or len(files) < 2 * _CHUNK:
+        yield from map(_scan_one, files)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(jobs, initializer=_worker_init)
+    try:
+        yield from pool.map(_scan_one, files, chunksize=_CHUNK)
+    finally:
+        # Interrupted, or the caller stopped reading: no file more.
+        pool.shutdown(cancel_futures=True)
+
+
+#: Files a scanning process takes at a time: few enough that the first
+#: sites come at once and the processes end together.
+_CHUNK = 32

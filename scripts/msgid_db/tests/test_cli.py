@@ -144,6 +144,27 @@ class CliTest(unittest.TestCase):
             self.assertEqual(len(err.splitlines()), 1, err)
         self.assertEqual(self.run_cli("--db", self.db, "lookup", MCE)[0], 0)
 
+    def test_source_jobs(self) -> None:
+        """build --source -j N: the same database for any N; N >= 1."""
+        src = os.path.join(self.tmp.name, "src")
+        os.mkdir(src)
+        for i in range(3):
+            with open(os.path.join(src, "f%d.c" % i), "w") as f:
+                f.write('void f(void)\n{\n\tpr_info("probe failed: %%d\\n",'
+                        ' %d);\n}\n' % i)
+        outs = []
+        for jobs in ("1", "2"):
+            status, _, err = self.run_cli("--db", self.db, "build",
+                                          "--source", src, "-j", jobs)
+            self.assertEqual(status, 0, err)
+            outs.append(self.run_cli("--db", self.db, "lookup", PROBE)[1])
+        self.assertEqual(outs[0], outs[1])
+        self.assertEqual(outs[0].count("probe failed"), 3, outs[0])
+        status, _, err = self.run_cli("--db", self.db, "build", "--source",
+                                      src, "-j", "0")
+        self.assertEqual(status, 2)
+        self.assertIn("-j/--jobs: '0' is not a number >= 1", err)
+
     def test_malformed_index_warns(self) -> None:
         with open(os.path.join(self.index, "mod"), "wb") as f:
             f.write(b"# header\n<6> a.c:1 f \"ok\"\ngarbage\n\xff\n")

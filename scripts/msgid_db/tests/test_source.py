@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tests of the approximate C source scanner (msgid_db.source)."""
 
+import multiprocessing
 import os
 import random
 import re
@@ -8,6 +9,8 @@ import tempfile
 import time
 import unittest
 import zlib
+from concurrent import futures
+from unittest import mock
 
 from msgid_db import source
 
@@ -350,6 +353,54 @@ class GarbageTest(unittest.TestCase):
                         b'void f(void)\n{\n\tpr_info("hi\\n");\n}\n')
             (site,) = source.scan_tree(tmp)
             self.assertEqual(site.canonical, "\\xff_x: hi")
+
+
+class ParallelScanTest(unittest.TestCase):
+    """scan_tree() with several processes: the same sites in the same
+    order as one, a header's sites once, an unreadable file skipped."""
+
+    def setUp(self) -> None:
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.root = tmp.name
+        os.makedirs(os.path.join(self.root, "drv", "sub"))
+        with open(os.path.join(self.root, "drv", "common.h"), "wb") as f:
+            f.write(b'static inline void g(void)\n{\n'
+                    b'\tpr_err("shared header %d\\n", 1);\n}\n')
+        for i in range(24):
+            name = os.path.join(self.root, "drv" if i % 2 else "drv/sub",
+                                "f%02d.c" % i)
+            with open(name, "wb") as f:
+                if i % 2:
+                    f.write(b'#include "common.h"\n')
+                f.write(b'void f(void)\n{\n\tpr_info("file %d of %%d\\n", '
+                        b'%d);\n}\n' % (i, i))
+        os.symlink("missing.c", os.path.join(self.root, "drv", "dangling.c"))
+        self.chunk = mock.patch.object(source, "_CHUNK", 2)
+        self.chunk.start()
+        self.addCleanup(self.chunk.stop)
+
+    def test_same_as_one_process(self) -> None:
+        one = list(source.scan_tree(self.root, jobs=1))
+        real = futures.ProcessPoolExecutor
+        with mock.patch.object(futures, "ProcessPoolExecutor",
+                               side_effect=real) as pool:
+            two = list(source.scan_tree(self.root, jobs=2))
+        pool.assert_called_once()
+        self.assertEqual(pool.call_args.args[0], 2)
+        self.assertEqual(two, one)
+        texts = [s.canonical for s in one]
+        self.assertEqual(texts.count("shared header %d"), 1)
+        self.assertEqual(sorted(t for t in texts if t.startswith("file")),
+                         sorted("file %d of %%d" % i for i in range(24)))
+
+    def test_stopped_early(self) -> None:
+        """A reader that stops (an interrupted build) leaves no process
+        behind."""
+        sites = source.scan_tree(self.root, jobs=2)
+        next(sites)
+        sites.close()
+        self.assertEqual(multiprocessing.active_children(), [])
 
 
 if __name__ == "__main__":
