@@ -16,7 +16,7 @@ SMP := $(H)/configs/smp-kcsan.config
 J = $(H)/jobs.sh run $@
 
 .PHONY: help deps base tree refresh kernel kernel-off kernel-smp kernel-arm64 kunit kunit-um \
-	kunit-i386 vectors pytest selftest check-debug check-smp demo series series-check \
+	kunit-i386 vectors pytest selftest check-debug check-smp demo series series-check series-check-small \
 	docs docs-html bench bench-icount bench-db fuzz pipeline pipeline-syslog-ng \
 	distro-check stability check check-jobs check-start clean \
 	tree-lts series-lts kernel-lts selftest-lts lts-check
@@ -102,8 +102,13 @@ demo: kernel
 series: tree
 	$(J) python3 $(H)/series.py out/linux out/series
 
+# make series-check does it all in one job; make check in two (below).
+SERIES_STAGE ?= all
 series-check: series kernel
-	$(J) $(H)/series-check.sh
+	$(J) $(H)/series-check.sh $(SERIES_STAGE)
+
+series-check-small: series
+	$(J) $(H)/series-check.sh small
 
 # The 6.12 LTS backport: the same overlay with harness/lts/ laid over it,
 # in out/lts/ (LTS=1 in harness/env.sh).
@@ -166,9 +171,16 @@ stability: base
 # kunit-um checks). series-check also builds the feature compiled out
 # (what make kernel-off checks): neither configuration is built on its own.
 CHECK_JOBS ?= 2
-CHECKS := kernel kunit-i386 series-check \
+CHECKS := kernel kunit-i386 series-check-small series-check \
 	selftest check-debug fuzz pytest pipeline distro-check docs vectors
 ifneq ($(filter check-jobs,$(MAKECMDGOALS)),)
+# series-check in two jobs: the patches before the wrapper patches do not
+# need make kernel's build, so they build as soon as a slot is free (when
+# the i386 KUnit kernel is done), beside make kernel; the rest follows
+# make kernel, beside the boots and pytest, whose single thread leaves a
+# core to its links.
+SERIES_STAGE := full
+series-check: series-check-small
 pytest: selftest
 # check-debug boots beside series-check, as make selftest does: their
 # TCG guests take one core, and series-check's links and checks leave

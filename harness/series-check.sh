@@ -6,16 +6,18 @@
 #    manifest keeps with a reason (out/series/checkpatch-keep);
 #  - after every patch the x86_64 kernel (vmlinux and modules) builds,
 #    incrementally in out/build/series, with CONFIG_PRINTK_MSGID=y; a
-#    patch whose tree is the overlay's (the documentation and MAINTAINERS
-#    at the end) is the tree make kernel built with the same fragment, and
-#    a patch that only adds files no kernel build reads (the selftest,
-#    scripts/msgid-db.py) leaves the previous patch's build standing:
-#    neither is built again. A patch whose tree differs from the overlay's
-#    only in the subsystems wrappers.config adds (its "# series-check:"
-#    line) builds with make kernel's configuration, so ccache answers every
-#    other file; the patches before build without those subsystems, which
-#    they do not touch, but with series.config (ext4, the KUnit suites):
-#    their first full build is the cold cost of this check. Every .c file
+#    patch whose tree is the overlay's, or differs from it only in files
+#    no kernel build reads (the last wrapper patch, before msgid-db.py and
+#    the documentation), is the kernel make kernel built with the same
+#    fragments, and a patch that only adds files no kernel build reads
+#    (the selftest, scripts/msgid-db.py) leaves the previous patch's build
+#    standing: neither is built again. A patch whose tree differs from
+#    the overlay's only in the subsystems wrappers.config adds (its
+#    "# series-check:" line) builds with make kernel's configuration, so
+#    ccache answers every other file; the patches before build without
+#    those subsystems, which they do not touch, but with series.config
+#    (ext4, the KUnit suites): their first full build is the cold cost of
+#    this check. Every .c file
 #    a built patch changes must have been compiled. The first patch, when
 #    it only changes .c files, is compiled, not linked: the first full
 #    build is the next patch's, which links its objects too. The
@@ -28,11 +30,24 @@
 #    make kernel-off checks, without building every file again;
 #  - the series ends in exactly the tree `make tree` lays (no drift
 #    between the repo's overlay and the exported series).
+#
+# series-check.sh [all|small|full]: all (the default) does everything;
+# make check runs it in two jobs, so that the first half does not wait
+# for make kernel: "small" applies the series, runs checkpatch and
+# kernel-doc, and builds the patches before the wrapper patches (none of
+# which needs make kernel's build); "full", after "small" and make
+# kernel, builds the rest, lints the last tree and builds it with the
+# option off.
 set -eu
 . "$(dirname "$0")/env.sh"
 
+stage=${1:-all}
+case $stage in all|small|full) ;; *) die "usage: series-check.sh [all|small|full]" ;; esac
 series=$SERIES
 am=$OUT/series-am
+# What the small stage leaves for the full one: the commit it stopped
+# at and the series it applied.
+state=$OUT/series-check.state
 # The test kernel's configuration (make kernel), and for the patches
 # before the wrapper patches one without the wrapper subsystems and the
 # debug options but with what compiles every file those patches change
@@ -43,45 +58,65 @@ small=("$ROOT/harness/configs/x86_64.config" "$ROOT/harness/configs/series.confi
 mapfile -t wrapper_dirs < <(sed -n 's/^# series-check: //p' "$ROOT/harness/configs/wrappers.config" | tr ' ' '\n')
 [ ${#wrapper_dirs[@]} -gt 0 ] || die "wrappers.config has no '# series-check:' line"
 log=$OUT/series-check.log
-: > "$log"
 
 [ -f "$series/0000-cover-letter.patch" ] || die "no series: run 'make series' first"
 mapfile -t patches < <(ls "$series"/[0-9][0-9][0-9][0-9]-*.patch | grep -v 0000-cover)
+sum=$(cat "${patches[@]}" | md5sum | cut -d' ' -f1)
+if [ "$stage" = full ]; then
+	[ -f "$state" ] && [ "$(sed -n 2p "$state")" = "$sum" ] ||
+		die "series-check.sh full: the small stage has not checked this series (run series-check.sh small, or make series-check)"
+fi
 
-say "git am of ${#patches[@]} patches onto a pristine base"
-rm -rf "$am"
-git clone -q --shared --no-checkout "$TREE" "$am"
-# checkout.workers: about 18 s instead of 29 for the base's 90,000 files.
-git -C "$am" -c checkout.workers=0 checkout -q --detach base
 # out/series-am/build-series: the same relative paths as make kernel's
 # build of out/linux, so ccache answers every file the two trees share.
-bdir=$(objdir series "$am")
-git -C "$am" -c user.name=check -c user.email=check@localhost am -q --whitespace=error-all "${patches[@]}" ||
-	die "the series does not apply to the base with git am"
+bdir=$BUILD/series
 
-say "checkpatch.pl --strict on every patch"
-bad=0
-for p in "${patches[@]}"; do
-	n=$(basename "$p" | cut -c1-4)
-	out=$("$am/scripts/checkpatch.pl" --strict --no-tree --no-signoff --terse --showfile "$p" 2>&1 || true)
-	while IFS= read -r line; do
-		case "$line" in *": ERROR:"*|*": WARNING:"*|*": CHECK:"*) ;; *) continue ;; esac
-		keep=no
-		while IFS=$'\t' read -r kn kmsg; do
-			[ "$kn" = "$n" ] || continue
-			case "$line" in *"${kmsg%% -- *}"*) keep=yes ;; esac
-		done < "$series/checkpatch-keep"
-		if [ $keep = no ]; then
-			echo "$(basename "$p"): $line" >&2
-			bad=1
-		fi
-	done <<< "$out"
-done
-[ $bad = 0 ] || die "checkpatch found problems (see above)"
+# review: apply the series to a pristine base with git am, and check it
+# with checkpatch and kernel-doc.
+review() {
+	local p n out line keep kn kmsg bad docs
+	say "git am of ${#patches[@]} patches onto a pristine base"
+	rm -rf "$am"
+	git clone -q --shared --no-checkout "$TREE" "$am"
+	# checkout.workers: about 18 s instead of 29 for the base's 90,000 files.
+	git -C "$am" -c checkout.workers=0 checkout -q --detach base
+	objdir series "$am" > /dev/null
+	git -C "$am" -c user.name=check -c user.email=check@localhost am -q --whitespace=error-all "${patches[@]}" ||
+		die "the series does not apply to the base with git am"
 
-say "kernel-doc on our C files"
-docs=$(cd "$am" && scripts/kernel-doc -none -Wall include/linux/printk_msgid.h kernel/printk/msgid.c 2>&1 || true)
-[ -z "$docs" ] || { echo "$docs" >&2; die "kernel-doc warnings"; }
+	say "checkpatch.pl --strict on every patch"
+	bad=0
+	for p in "${patches[@]}"; do
+		n=$(basename "$p" | cut -c1-4)
+		out=$("$am/scripts/checkpatch.pl" --strict --no-tree --no-signoff --terse --showfile "$p" 2>&1 || true)
+		while IFS= read -r line; do
+			case "$line" in *": ERROR:"*|*": WARNING:"*|*": CHECK:"*) ;; *) continue ;; esac
+			keep=no
+			while IFS=$'\t' read -r kn kmsg; do
+				[ "$kn" = "$n" ] || continue
+				case "$line" in *"${kmsg%% -- *}"*) keep=yes ;; esac
+			done < "$series/checkpatch-keep"
+			if [ $keep = no ]; then
+				echo "$(basename "$p"): $line" >&2
+				bad=1
+			fi
+		done <<< "$out"
+	done
+	[ $bad = 0 ] || die "checkpatch found problems (see above)"
+
+	say "kernel-doc on our C files"
+	docs=$(cd "$am" && scripts/kernel-doc -none -Wall include/linux/printk_msgid.h kernel/printk/msgid.c 2>&1 || true)
+	[ -z "$docs" ] || { echo "$docs" >&2; die "kernel-doc warnings"; }
+}
+
+if [ "$stage" = full ]; then
+	tip=$(sed -n 1p "$state")
+else
+	: > "$log"
+	rm -f "$state"
+	review
+	tip=$(git -C "$am" rev-parse HEAD)
+fi
 
 # The tree compared with the overlay: MAINTAINERS aside (the entry is made
 # at export time from git config, so it may differ).
@@ -104,8 +139,8 @@ same_build() {
 }
 
 say "no drift: the series ends in the tree make tree lays"
-if ! is_overlay HEAD; then
-	git -C "$am" diff --stat overlay HEAD -- "${tree_spec[@]}" >&2
+if ! is_overlay "$tip"; then
+	git -C "$am" diff --stat overlay "$tip" -- "${tree_spec[@]}" >&2
 	die "the exported series and the repo's overlay differ: run make series again"
 fi
 
@@ -166,22 +201,42 @@ build() {
 	return $rc
 }
 
-say "building after every patch in out/build/series (about 1 minute a patch with a warm ccache, 10 cold for the first full build)"
-tip=$(git -C "$am" rev-parse HEAD)
-git -C "$am" checkout -q --detach base
-configure
-lint lib/vsprintf.o > "$OUT/series-lint.base"
+if [ "$stage" = full ]; then
+	say "building the wrapper patches and the rest after every patch in out/build/series (make kernel's configuration: ccache answers all but the wrapper subsystems)"
+else
+	say "building after every patch in out/build/series (about 1 minute a patch with a warm ccache; the first full build is 3-4 minutes cold alone, 10 beside make kernel)"
+	git -C "$am" checkout -q --detach base
+	configure
+	lint lib/vsprintf.o > "$OUT/series-lint.base"
+fi
 i=0
-built= built_i= prev=base
+built= built_i= prev=base reconf=no
 for c in $(git -C "$am" rev-list --reverse "base..$tip"); do
 	i=$((i + 1))
+	if [ $cur = small ] && wrappers_left "$c"; then
+		if [ "$stage" = small ]; then
+			printf '%s\n%s\n' "$tip" "$sum" > "$state"
+			say "patches 1-$((i - 1)) build; patch $i on build with make kernel's configuration: series-check.sh full, after make kernel"
+			exit 0
+		fi
+		cur=full reconf=yes
+		say "patch $i: from here on make kernel's configuration (x86_64.config + wrappers.config + hw-debug.config)"
+	fi
+	if [ $cur = small ] && [ "$stage" = full ]; then
+		prev=$c
+		continue
+	fi
 	git -C "$am" checkout -q --detach "$c"
 	changed=$(git -C "$am" diff --name-only "$prev" "$c")
 	prev=$c
-	if is_overlay "$c"; then
+	# The overlay's tree, or a tree that differs from it only in files
+	# no kernel build reads, with make kernel's configuration: what
+	# make kernel built (out/build/msgid).
+	if is_overlay "$c" || { [ $cur = full ] && same_build "$c" overlay; }; then
 		[ -f "$BUILD/msgid/arch/x86/boot/bzImage" ] && [ -f "$BUILD/msgid/modules.order" ] ||
-			die "patch $i is the overlay tree, but make kernel has not built it (out/build/msgid)"
-		say "patch $i is the overlay tree: built by make kernel (out/build/msgid): $(git -C "$am" log -1 --format=%s "$c")"
+			die "patch $i builds the overlay's kernel, but make kernel has not built it (out/build/msgid)"
+		say "patch $i builds the overlay's kernel: built by make kernel (out/build/msgid): $(git -C "$am" log -1 --format=%s "$c")"
+		built=$c built_i=$i
 		continue
 	fi
 	if [ -n "$built" ] && same_build "$built" "$c"; then
@@ -198,12 +253,9 @@ for c in $(git -C "$am" rev-list --reverse "base..$tip"); do
 		say "patch 1 compiles ($(( $(date +%s) - t0 )) s; linked with patch 2): $subject"
 		continue
 	fi
-	if [ $cur = small ] && wrappers_left "$c"; then
-		cur=full
-		say "patch $i: from here on make kernel's configuration (x86_64.config + wrappers.config + hw-debug.config)"
+	if [ $reconf = yes ] || grep -q 'Kconfig' <<< "$changed"; then
 		configure
-	elif grep -q 'Kconfig' <<< "$changed"; then
-		configure
+		reconf=no
 	fi
 	if ! build vmlinux modules; then
 		tail -20 "$log.last" >&2
