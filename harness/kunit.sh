@@ -76,6 +76,13 @@ case "$arch" in
 um) eta="about 5 minutes" ;;
 *) eta="about 10 minutes" ;;
 esac
+if [ "$arch" = i386 ]; then
+	# kunit.py starts QEMU with KVM first: TCG only (harness/tcg/).
+	QEMU_REAL=$(command -v qemu-system-i386) ||
+		die "qemu-system-i386 missing: run harness/deps.sh (qemu-system-x86)"
+	export QEMU_REAL
+	export PATH="$ROOT/harness/tcg:$PATH"
+fi
 say "KUnit printk_msgid on $arch ($eta cold on 2 cores)"
 cd "$TREE"
 t0=$(date +%s)
