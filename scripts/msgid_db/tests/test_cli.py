@@ -271,7 +271,13 @@ class ScriptTest(unittest.TestCase):
 # Runs msgid-db.py, stopping the build half-way: when the second index file
 # is parsed, after 12000 rows of the first one went into the temporary
 # database, it waits for a line on its standard input.
+# A build that stops half-way until a line comes on its stdin. It polls:
+# CPython runs a signal's Python handler between bytecodes, so a signal
+# that came after print() but before a blocking read() of stdin would
+# wait for that read to return, for ever (make check hung on it once,
+# the parent's SIGINT a few microseconds early).
 PAUSED_BUILD = """
+import select
 import sys
 sys.path.insert(0, sys.argv[1])
 from msgid_db import cli, index
@@ -279,11 +285,17 @@ real = index.parse_file
 def parse_file(data, module, stats=None):
     if module == "z_second":
         print("ready", flush=True)
+        while not select.select([sys.stdin], [], [], 0.05)[0]:
+            pass
         sys.stdin.readline()
     return real(data, module, stats)
 index.parse_file = parse_file
 sys.exit(cli.main(sys.argv[2:]))
 """
+
+
+#: Seconds a paused build may take to end once told to (it takes < 1).
+WAIT = 60
 
 
 class InterruptedBuildTest(unittest.TestCase):
@@ -324,8 +336,16 @@ class InterruptedBuildTest(unittest.TestCase):
         self.addCleanup(proc.stderr.close)
         self.addCleanup(proc.stdout.close)
         self.addCleanup(proc.stdin.close)
+        self.addCleanup(proc.wait)
+        self.addCleanup(proc.kill)  # a build that did not stop
         self.assertEqual(proc.stdout.readline(), b"ready\n")
         return proc
+
+    @staticmethod
+    def exit_status(proc: subprocess.Popen) -> int:
+        """@proc's exit status; a build that does not end fails the test
+        instead of hanging it."""
+        return proc.wait(timeout=WAIT)
 
     def temporaries(self) -> list[str]:
         return sorted(n for n in os.listdir(self.tmp.name)
@@ -355,7 +375,7 @@ class InterruptedBuildTest(unittest.TestCase):
         proc = self.paused_build()
         self.assertEqual(len(self.temporaries()), 1)
         proc.kill()
-        proc.wait()
+        self.exit_status(proc)
         self.assert_old_database()
         # SIGKILL leaves the (hidden) temporary file; the next build
         # removes it, whatever its own result.
@@ -374,7 +394,8 @@ class InterruptedBuildTest(unittest.TestCase):
         for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
             proc = self.paused_build()
             proc.send_signal(sig)
-            self.assertEqual(proc.wait(), cli.EXIT_INTERRUPTED, sig)
+            self.assertEqual(self.exit_status(proc), cli.EXIT_INTERRUPTED,
+                             sig)
             self.assertNotIn(b"Traceback", proc.stderr.read())
             self.assert_old_database()
             self.assertEqual(self.temporaries(), [], sig)
@@ -385,7 +406,7 @@ class InterruptedBuildTest(unittest.TestCase):
         proc.send_signal(signal.SIGHUP)
         proc.stdin.write(b"go\n")
         proc.stdin.flush()
-        self.assertEqual(proc.wait(), 0, proc.stderr.read())
+        self.assertEqual(self.exit_status(proc), 0, proc.stderr.read())
         self.assertEqual(self.temporaries(), [])
         self.assert_database(12005)  # the new database, not the old one
 
