@@ -494,7 +494,7 @@ class Matcher:
         MAX_DEPTH deep."""
         if not wrappers:
             # The common case, without the walk: a device prefix or none.
-            return [0], sorted(set(self.device_ends(text, 0)))
+            return [0], self.device_starts(text)
         n = len(text)
         plain, dev = {0}, set()
         frontier = [(0, "p")]
@@ -516,6 +516,11 @@ class Matcher:
             if not frontier or len(plain) + len(dev) > 4 * MAX_STARTS:
                 break
         return sorted(plain), sorted(dev)
+
+    def device_starts(self, text: bytes) -> list[int]:
+        """Where the caller's text starts behind a built-in device prefix
+        at the start of @text, sorted, once each."""
+        return sorted(set(self.device_ends(text, 0)))
 
     def device_ends(self, text: bytes, s: int) -> list[int]:
         """Where a built-in device prefix (BUILTIN_WRAPPERS) that starts at
@@ -579,7 +584,7 @@ class Matcher:
                 starts = plain_starts
             elif where == "d":
                 if dev_starts is None:
-                    dev_starts = sorted(set(self.device_ends(text, 0)))
+                    dev_starts = self.device_starts(text)
                 starts = dev_starts
             elif where:
                 starts = after.get(where)
@@ -588,7 +593,7 @@ class Matcher:
                         where[1:], text, plain_starts)
             else:
                 if dev_starts is None:
-                    dev_starts = sorted(set(self.device_ends(text, 0)))
+                    dev_starts = self.device_starts(text)
                 if any_starts is None:
                     any_starts = sorted(set(plain_starts) | set(dev_starts))
                 starts = any_starts
