@@ -20,8 +20,8 @@ report() {
 	start=$(sed -n 's/^# start //p' "$log" | head -1)
 	total=$(( $(date +%s) - ${start:-$(date +%s)} ))
 	echo "job times (wall clock, s):"
-	grep -v '^#' "$log" | awk -F'\t' '{ printf "  %-14s %6d  %s\n", $1, $2, $3 }'
-	[ -n "$start" ] && printf '  %-14s %6d  (%d min %02d s)\n' total "$total" \
+	grep -v '^#' "$log" | awk -F'\t' '{ printf "  %-18s %6d  %s\n", $1, $2, $3 }'
+	[ -n "$start" ] && printf '  %-18s %6d  (%d min %02d s)\n' total "$total" \
 		$((total / 60)) $((total % 60))
 	return 0
 }
