@@ -17,10 +17,10 @@
 #    ccache answers every other file; the patches before build without
 #    those subsystems, which they do not touch, but with series.config
 #    (ext4, the KUnit suites): their first full build is the cold cost of
-#    this check. Every .c file
-#    a built patch changes must have been compiled. The first patch, when
-#    it only changes .c files, is compiled, not linked: the first full
-#    build is the next patch's, which links its objects too. The
+#    this check. Every .c file a built patch changes must have been
+#    compiled. The first patch, when it only changes .c files, is
+#    compiled, not linked: the first full build is the next patch's,
+#    which links its objects too. The
 #    configuration is made again after a patch that changes a Kconfig
 #    file (else it cannot differ);
 #  - sparse (C=2) and W=1 add no warning to kernel/printk/,
@@ -230,9 +230,9 @@ for c in $(git -C "$am" rev-list --reverse "base..$tip"); do
 	changed=$(git -C "$am" diff --name-only "$prev" "$c")
 	prev=$c
 	# The overlay's tree, or a tree that differs from it only in files
-	# no kernel build reads, with make kernel's configuration: what
-	# make kernel built (out/build/msgid).
-	if is_overlay "$c" || { [ $cur = full ] && same_build "$c" overlay; }; then
+	# no kernel build reads: what make kernel built (out/build/msgid).
+	# Such a tree has no wrapper patch left, so the stage is full here.
+	if same_build "$c" overlay; then
 		[ -f "$BUILD/msgid/arch/x86/boot/bzImage" ] && [ -f "$BUILD/msgid/modules.order" ] ||
 			die "patch $i builds the overlay's kernel, but make kernel has not built it (out/build/msgid)"
 		say "patch $i builds the overlay's kernel: built by make kernel (out/build/msgid): $(git -C "$am" log -1 --format=%s "$c")"
