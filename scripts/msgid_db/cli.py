@@ -12,7 +12,7 @@ from msgid_db import database, ids
 from msgid_db.ids import CallSite, InputError
 
 if TYPE_CHECKING:
-    from msgid_db import elf
+    from msgid_db import dmesg, elf
 
 # elf, index, source, catalog, dmesg, export, metrics and todo are imported
 # by the commands that need them: "lookup" must start fast.
@@ -21,6 +21,9 @@ DEFAULT_INDEX_DIR = "/sys/kernel/debug/printk/index"
 PROG = "msgid-db.py"
 #: export.FORMATS, named here so that building the parser imports nothing.
 EXPORT_FORMATS = ("csv", "json", "syslog-ng")
+#: logreader.FORMATS, for the same reason.
+LOG_FORMATS = ("auto", "dmesg", "syslog", "json", "dmesg-json", "kmsg",
+               "plain")
 
 EXIT_OK = 0
 EXIT_NOT_FOUND = 1
@@ -471,16 +474,28 @@ def cmd_annotate(args: argparse.Namespace) -> int:
     # Call sites and formats are read as the log's IDs and words ask for
     # them: the first line is out at once, whatever the database's size.
     annotator = Annotator(database.SiteMap(db), cat,  # type: ignore[arg-type]
-                          matcher=matcher)
+                          matcher=matcher, form=args.format)
     try:
         if args.json:
-            annotator.annotate_json(_open_inputs(args.files), sys.stdout)
+            stats = annotator.annotate_json(_open_inputs(args.files),
+                                            sys.stdout)
         else:
             sys.stdout.flush()
-            annotator.annotate(_open_inputs(args.files), sys.stdout.buffer)
+            stats = annotator.annotate(_open_inputs(args.files),
+                                       sys.stdout.buffer)
     finally:
         db.close()
+    _annotate_summary(stats)
     return EXIT_OK
+
+
+def _annotate_summary(stats: "dmesg.Stats") -> None:
+    """Say on stderr when the log's printed IDs are not the database's:
+    a database of another kernel gives no call site for them."""
+    if stats.unknown:
+        _warn("%d of %d printed IDs unknown: is this database built from "
+              "this kernel? (msgid-db.py build on the kernel that wrote "
+              "the log)" % (stats.unknown, stats.with_id))
 
 
 # ------------------------------------------- fleet: export, metrics, todo
@@ -626,6 +641,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", help="catalog language (default: from $LANG)")
     p.add_argument("--no-match", action="store_true",
                    help="do not identify lines without ID by their text")
+    p.add_argument("--format", default="auto", choices=LOG_FORMATS,
+                   help="the log's form (default: auto, recognised line "
+                   "by line): dmesg (also -r, -x, -T, iso, serial "
+                   "consoles), syslog (kern.log, journalctl -o short*), "
+                   "json (journalctl -o json), dmesg-json, kmsg "
+                   "(/dev/kmsg), plain (the message alone)")
 
     p = add("collisions", cmd_collisions, "report IDs shared by different "
             "formats or by several call sites")

@@ -23,10 +23,11 @@ lines, dmesg multi-line continuations)::
 import json
 import re
 from dataclasses import dataclass
-from typing import BinaryIO, Iterable, Optional, TextIO
+from typing import BinaryIO, Callable, Iterable, Optional, TextIO
 
 from msgid_db.catalog import Catalog
 from msgid_db.ids import CLASS_NONE, classify
+from msgid_db.logreader import ORIGIN_USER, LogReader, Record
 from msgid_db.match import Matcher, Result
 
 #: id -> [(file, line, function, module, class, level)], see Database.id_map.
@@ -59,6 +60,8 @@ HEADER_RE = re.compile(rb"""
     )?""", re.VERBOSE)
 
 MAX_SITES = 3
+#: A format that prints a task as "comm[pid]: ".
+TASK_RE = re.compile(rb"\[%[diu]\]: ")
 
 
 @dataclass
@@ -70,6 +73,12 @@ class Stats:
     resolved: int = 0
     matched: int = 0
     ambiguous: int = 0
+    user: int = 0           # records of user space, not the kernel's
+
+    @property
+    def unknown(self) -> int:
+        """Printed IDs that the database does not have."""
+        return self.with_id - self.resolved
 
 
 class Annotator:
@@ -77,19 +86,48 @@ class Annotator:
 
     def __init__(self, sites: SiteMap, catalog: Optional[Catalog] = None,
                  max_sites: int = MAX_SITES,
-                 matcher: Optional["Matcher"] = None) -> None:
+                 matcher: Optional["Matcher"] = None,
+                 form: str = "auto") -> None:
         self.sites = sites
         self.catalog = catalog
         self.max_sites = max_sites
         self.matcher = matcher
+        self.reader = LogReader(form)
         self._cache: dict[tuple[str, str], bytes] = {}
 
     def find(self, line: bytes) -> Optional[tuple[str, bytes]]:
         """Return (id, message text) if @line carries an ID."""
-        m = LINE_RE.match(line)
-        if not m:
+        rec = self.reader.parse(line)
+        if rec.msgid is None:
             return None
-        return m.group("id").decode(), line[m.end():]
+        return rec.msgid, rec.text
+
+    def parse(self, line: bytes) -> Record:
+        """The Record of @line; a text that looks like a program's
+        ("name[pid]: ") is user space unless a kernel format matches it."""
+        rec = self.reader.parse(line)
+        if rec.maybe_user:
+            r = (self.matcher.identify(rec.text) if self.matcher is not None
+                 else None)
+            if r is not None and r.how == "match" and r.id is not None \
+                    and self._names_task(r.id, rec.tag):
+                rec.tag = ""
+            else:
+                rec.origin = ORIGIN_USER
+        return rec
+
+    def _names_task(self, msgid: str, tag: str) -> bool:
+        """Whether a format of @msgid prints the "name[pid]: " (or
+        "init: ") a user-space record starts with: a kernel message about
+        a task ("%s[%d]: segfault at ..."), not a program's own record."""
+        assert self.matcher is not None
+        for f in self.matcher.formats_of(msgid):
+            if tag.endswith("]"):
+                if TASK_RE.search(f.canon):
+                    return True
+            elif f.canon.startswith(tag.encode() + b": "):
+                return True
+        return False
 
     def subject(self, msgid: str) -> Optional[str]:
         """Return the catalog subject of @msgid, if any."""
@@ -125,65 +163,93 @@ class Annotator:
         self._cache[key] = text
         return text
 
-    def annotate(self, lines: Iterable[bytes], out: BinaryIO) -> Stats:
-        """Copy @lines to @out, adding annotations after lines with IDs."""
+    def annotate(self, lines: Iterable[bytes], out: BinaryIO,
+                 idle: Optional[Callable[[], bool]] = None) -> Stats:
+        """Copy @lines to @out, adding annotations after lines with IDs.
+
+        Each line is written as it is read.  The annotation of a record
+        follows its dictionary and continuation lines (which start with
+        a space), so it waits for the next line; @idle, if given, says
+        that no further line is ready to read: the annotation is then
+        written and @out flushed, so that a live log (dmesg -w) shows
+        every record and its annotation at once."""
         stats = Stats()
-        match = LINE_RE.match
         pending = b""
-        buf: list[bytes] = []
         line = b"\n"
-        for line in lines:
-            stats.lines += 1
-            if pending and not line.startswith(b" "):
-                buf.append(pending)
-                pending = b""
-            buf.append(line)
-            m = match(line)
-            if m:
-                stats.with_id += 1
-                msgid = m.group("id").decode()
-                if msgid in self.sites:
-                    stats.resolved += 1
-                    text_class = classify(line[m.end():])
-                    pending = self.annotation(msgid, text_class)
-                if self.matcher:
-                    pending = self.contradiction(msgid, line[m.end():]) \
-                        + pending
-            elif self.matcher and not pending:
-                # (with a pending annotation, the line is a dictionary or
-                # continuation line of the record before)
-                pending = self.matched(line, stats)
-            if len(buf) > 4096:
-                out.write(b"".join(buf))
-                buf.clear()
-        if pending:
-            # The last line (with the ID, or a dictionary line after it)
-            # may be cut short: the annotation starts on a line of its own.
-            if not line.endswith(b"\n"):
-                buf.append(b"\n")
-            buf.append(pending)
-        out.write(b"".join(buf))
+        write = out.write
+        try:
+            for line in lines:
+                stats.lines += 1
+                rec = self.parse(line)
+                if pending and (rec.is_record or rec.form != "plain"
+                                or not line.startswith(b" ")):
+                    write(pending)
+                    pending = b""
+                write(line)
+                if rec.msgid is not None:
+                    pending = self.printed(rec, stats)
+                elif rec.origin == ORIGIN_USER and rec.is_record:
+                    stats.user += 1
+                    pending = ("  u> origin: user%s, not a kernel message\n"
+                               % (" (%s)" % _one_line(rec.tag)
+                                  if rec.tag else "")).encode(
+                                      "utf-8", "backslashreplace")
+                elif self.matcher and rec.is_record:
+                    pending = self.matched(rec, stats)
+                if idle is not None and idle():
+                    if pending:
+                        if not line.endswith(b"\n"):
+                            write(b"\n")
+                        write(pending)
+                        pending = b""
+                    out.flush()
+            if pending:
+                # The last line (with the ID, or a dictionary line after
+                # it) may be cut short: the annotation starts on a line of
+                # its own.
+                if not line.endswith(b"\n"):
+                    write(b"\n")
+                write(pending)
+        finally:
+            out.flush()
         return stats
 
+    def printed(self, rec: Record, stats: Stats) -> bytes:
+        """The annotation of a record with a printed ID: its call sites,
+        a mark if the database does not know the ID (never a guess), and
+        a note if its text contradicts it."""
+        assert rec.msgid is not None
+        msgid = rec.msgid
+        stats.with_id += 1
+        if msgid in self.sites:
+            stats.resolved += 1
+            pending = self.annotation(msgid, classify(rec.text))
+        else:
+            pending = ("  ?? (%s) is not in the database: built from "
+                       "another kernel?\n" % msgid).encode()
+        if self.matcher:
+            pending = self.contradiction(msgid, rec.text) + pending
+        return pending
+
     def text_of(self, line: bytes) -> bytes:
-        """The message text of a line without an ID (header removed)."""
-        line = line.rstrip(b"\r\n")
-        return line[HEADER_RE.match(line).end():]  # type: ignore[union-attr]
+        """The message text of a line (envelope and printed ID removed)."""
+        return self.reader.parse(line).text
 
     def identify(self, line: bytes) -> "Result":
         """Match a line without an ID against the database's formats."""
         assert self.matcher is not None
         return self.matcher.identify(self.text_of(line))
 
-    def matched(self, line: bytes, stats: Stats) -> bytes:
+    def matched(self, rec: Record, stats: Stats) -> bytes:
         """The annotation of a line without an ID: the matched ID marked
         "~>" (not printed by the kernel), or the ambiguous candidates."""
-        r = self.identify(line)
+        assert self.matcher is not None
+        r = self.matcher.identify(rec.text)
         if r.how == "match" and r.id is not None:
             stats.matched += 1
             return ("  ~> (%s) matched by text%s\n" % (
                 r.id, ", a KERN_CONT join" if r.cont else "")).encode() \
-                + self.annotation(r.id, classify(line))
+                + self.annotation(r.id, classify(rec.text))
         if r.how == "ambiguous":
             stats.ambiguous += 1
             return ("  ?> ambiguous: %s\n" % " ".join(
@@ -204,14 +270,19 @@ class Annotator:
 
     def record(self, line: bytes) -> dict:
         """Return the JSON object for one input line."""
-        text = line.rstrip(b"\r\n")
-        obj: dict = {"line": text.decode("utf-8", "backslashreplace")}
-        found = self.find(text)
-        if not found:
+        rec = self.parse(line)
+        obj: dict = {"line": rec.line.decode("utf-8", "backslashreplace"),
+                     "format": rec.form}
+        if rec.is_record:
+            obj["origin"] = rec.origin
+            if rec.tag and rec.origin == ORIGIN_USER:
+                obj["tag"] = rec.tag
+        if rec.msgid is None:
             obj["id"] = obj["id_from"] = None
-            if not self.matcher:
+            if not self.matcher or rec.origin == ORIGIN_USER \
+                    or not rec.is_record:
                 return obj
-            r = self.matcher.identify(self.text_of(text))
+            r = self.matcher.identify(rec.text)
             if r.how == "ambiguous":
                 obj["id_from"] = "ambiguous"
                 obj["candidates"] = [
@@ -219,18 +290,20 @@ class Annotator:
                 return obj
             if r.how != "match" or r.id is None:
                 return obj
-            msgid, message = r.id, self.text_of(text)
+            msgid = r.id
             obj["id_from"] = "match"
             obj["cont"] = r.cont
         else:
-            msgid, message = found
+            msgid = rec.msgid
             obj["id_from"] = "prefix"
-            if self.matcher and not self.matcher.fits(msgid, message):
-                r = self.matcher.identify(message)
+            if msgid not in self.sites:
+                obj["unknown"] = True
+            if self.matcher and not self.matcher.fits(msgid, rec.text):
+                r = self.matcher.identify(rec.text)
                 if r.how == "match" and r.id != msgid \
                         and msgid not in r.matched:
                     obj["contradicted_by"] = r.id
-        text_class = classify(message)
+        text_class = classify(rec.text)
         sites = self.sites.get(msgid, [])
         obj["id"] = msgid
         obj["class"] = (text_class if text_class != CLASS_NONE or not sites
@@ -246,18 +319,31 @@ class Annotator:
                  "class": c, "level": lvl}
                 for f, n, fn, mod, c, lvl in self.sites.get(msgid, [])]
 
-    def annotate_json(self, lines: Iterable[bytes], out: TextIO) -> Stats:
+    def annotate_json(self, lines: Iterable[bytes], out: TextIO,
+                      idle: Optional[Callable[[], bool]] = None) -> Stats:
         """Write one JSON object per line of @lines to @out."""
         stats = Stats()
-        for line in lines:
-            stats.lines += 1
-            obj = self.record(line)
-            if obj.get("id_from") == "match":
-                stats.matched += 1
-            elif obj.get("id_from") == "ambiguous":
-                stats.ambiguous += 1
-            elif obj["id"]:
-                stats.with_id += 1
-                stats.resolved += bool(obj["sites"])
-            out.write(json.dumps(obj) + "\n")
+        try:
+            for line in lines:
+                stats.lines += 1
+                obj = self.record(line)
+                if obj.get("id_from") == "match":
+                    stats.matched += 1
+                elif obj.get("id_from") == "ambiguous":
+                    stats.ambiguous += 1
+                elif obj["id"]:
+                    stats.with_id += 1
+                    stats.resolved += bool(obj["sites"])
+                elif obj.get("origin") == ORIGIN_USER:
+                    stats.user += 1
+                out.write(json.dumps(obj) + "\n")
+                if idle is not None and idle():
+                    out.flush()
+        finally:
+            out.flush()
         return stats
+
+
+def _one_line(text: str) -> str:
+    return "".join(c if c >= " " and c != "\x7f" else "\\x%02x" % ord(c)
+                   for c in text)

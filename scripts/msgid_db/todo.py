@@ -9,7 +9,7 @@ from collections import Counter
 from typing import Iterable, Optional
 
 from msgid_db.catalog import Catalog
-from msgid_db.dmesg import LINE_RE
+from msgid_db.logreader import LogReader
 from msgid_db.ids import CallSite
 
 
@@ -29,17 +29,15 @@ def from_logs(lines: Iterable[bytes], catalog: Catalog
     most frequent first."""
     counts: Counter = Counter()
     samples: dict[str, str] = {}
+    reader = LogReader()
     for line in lines:
-        m = LINE_RE.match(line)
-        if not m:
-            continue
-        msgid = m.group("id").decode()
-        if catalog.get(msgid) is not None:
+        rec = reader.parse(line)
+        msgid = rec.msgid
+        if msgid is None or catalog.get(msgid) is not None:
             continue
         counts[msgid] += 1
         if msgid not in samples:
-            samples[msgid] = line[m.end():].rstrip(b"\r\n").decode(
-                "utf-8", "backslashreplace")
+            samples[msgid] = rec.text.decode("utf-8", "backslashreplace")
     return [(i, n, samples[i]) for i, n in
             sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
 

@@ -62,9 +62,15 @@ class FindTest(unittest.TestCase):
     def test_not_ids(self) -> None:
         for line in (b"[    1.2] no id here", b"[    1.2] (1a2b3c4): short",
                      b"[    1.2] (1A2B3C4D): upper", b"[    1.2](1a2b3c4d):x",
-                     b"text (1a2b3c4d): in the middle", b"6,1,2,-;plain",
+                     b"6,1,2,-;plain",
                      b" SUBSYSTEM=pci", b"", b"\xff\xfe(1a2b3c4d): x"):
             self.assertIsNone(self.a.find(line), line)
+
+    def test_id_in_an_unknown_envelope(self) -> None:
+        """Issue 37: a line that visibly carries an ID keeps it, also
+        behind a header the reader does not know."""
+        self.assertEqual(self.a.find(b"text (1a2b3c4d): in the middle"),
+                         ("1a2b3c4d", b"in the middle"))
 
 
 class AnnotateTest(unittest.TestCase):
@@ -106,13 +112,19 @@ class AnnotateTest(unittest.TestCase):
         self.assertTrue(lines[3].startswith(b"  -> arch/x86"))
         self.assertEqual(lines[5], b"6,2,3,-;next")
 
-    def test_unknown_ids_and_garbage_pass_through(self) -> None:
-        data = (b"[    1.0] (deadbeef): unknown id\n"
-                b"\x00\x01\x02\xff\xfe binary \x1b[31m\n"
+    def test_garbage_passes_through(self) -> None:
+        data = (b"\x00\x01\x02\xff\xfe binary \x1b[31m\n"
                 b"invalid utf-8 \xc3\x28 \xed\xa0\x80\n"
                 b"6,5,6,-;trunc"       # truncated kmsg record, no newline
                 )
         self.assertEqual(run(self.a, data), data)
+
+    def test_unknown_id_is_marked(self) -> None:
+        """Issue 37: a printed ID the database does not know is marked,
+        never guessed from the text."""
+        line = b"[    1.0] (deadbeef): unknown id\n"
+        self.assertEqual(run(self.a, line), line + b"  ?? (deadbeef) is not "
+                         b"in the database: built from another kernel?\n")
 
     def test_random_bytes_pass_through(self) -> None:
         data = os.urandom(1 << 16).replace(b"(", b"[")
@@ -168,9 +180,11 @@ class JsonTest(unittest.TestCase):
         self.assertEqual((objs[0]["id"], objs[0]["class"], objs[0]["subject"],
                           objs[0]["sites"][0]["line"]),
                          (MCE, "hardware", "Machine check exception", 176))
-        self.assertEqual(objs[1], {"line": "plain \\xff", "id": None,
+        self.assertEqual(objs[1], {"line": "plain \\xff", "format": "plain",
+                                   "origin": "kernel", "id": None,
                                    "id_from": None})
-        self.assertEqual((objs[2]["id"], objs[2]["sites"]), ("deadbeef", []))
+        self.assertEqual((objs[2]["id"], objs[2]["sites"], objs[2]["unknown"]),
+                         ("deadbeef", [], True))
         self.assertEqual((stats.lines, stats.with_id, stats.resolved),
                          (3, 2, 1))
 

@@ -1,0 +1,292 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The log reader (msgid_db.logreader) on every form of one boot log
+(tests/logforms.py), and annotate's answers on them: 0 wrong IDs, every
+printed ID honoured, user space labelled."""
+
+import contextlib
+import io
+import json
+import os
+import tempfile
+import unittest
+
+from msgid_db import cli, database, logreader, match
+from msgid_db.dmesg import Annotator
+from msgid_db.logreader import LogReader
+from msgid_db.tests import clirun, logforms
+from msgid_db.tests.logforms import ID, KERNEL_RECORDS, RECORDS, USER_RECORDS
+
+#: Forms built here, and those util-linux's dmesg prints (if installed).
+BUILT = ["kmsg", "kern.log", "kern.log-rfc3339", "journal-json",
+         "journal-json-bytes", "serial-caller", "journal-short",
+         "journal-short-precise", "journal-short-iso",
+         "journal-short-monotonic"]
+#: The form name the reader gives each file.
+FORM = {"kmsg": "kmsg", "kern.log": "syslog", "kern.log-rfc3339": "syslog",
+        "journal-json": "json", "journal-json-bytes": "json",
+        "serial-caller": "dmesg", "journal-short": "syslog",
+        "journal-short-precise": "syslog", "journal-short-iso": "syslog",
+        "journal-short-monotonic": "syslog", "dmesg": "dmesg",
+        "dmesg-r": "dmesg", "dmesg-T": "dmesg", "dmesg-x": "dmesg",
+        "dmesg-iso": "dmesg", "dmesg-delta": "dmesg", "dmesg-t": "plain"}
+
+
+def run_text(argv: list[str]) -> tuple[int, str, str]:
+    """cli.main() with a binary standard output (text-mode annotate)."""
+    raw, err = io.BytesIO(), io.StringIO()
+    out = io.TextIOWrapper(raw, encoding="utf-8")
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = cli.main(argv)
+        except SystemExit as e:
+            status = e.code  # type: ignore[assignment]
+        out.flush()
+    return status, raw.getvalue().decode(), err.getvalue()
+
+
+class Tally:
+    """What annotate --json said about one file, against the truth."""
+
+    def __init__(self) -> None:
+        self.right = self.wrong = self.missed = self.user = 0
+        self.honoured = 0
+        self.errors: list[str] = []
+
+
+def tally(objs: list[dict], with_ids: bool) -> Tally:
+    t = Tally()
+    assert len(objs) == len(RECORDS), len(objs)
+    for obj, (_, _, _, canon, text) in zip(objs, RECORDS):
+        if canon is None:
+            if obj.get("origin") == "user" and obj["id"] is None:
+                t.user += 1
+            else:
+                t.errors.append("user record taken for kernel: %r" % obj)
+            continue
+        if obj.get("origin") != "kernel":
+            t.errors.append("kernel record not kernel: %r" % obj)
+        if obj["id"] is None:
+            t.missed += 1
+            t.errors.append("missed: %r" % obj)
+        elif obj["id"] == ID[canon]:
+            t.right += 1
+            t.honoured += with_ids and obj["id_from"] == "prefix"
+        else:
+            t.wrong += 1
+            t.errors.append("wrong: %r" % obj)
+    return t
+
+
+class FormsTest(unittest.TestCase):
+    """Every form, with the IDs and with them stripped."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.tmp = tempfile.TemporaryDirectory()
+        index = os.path.join(cls.tmp.name, "index")
+        os.mkdir(index)
+        with open(os.path.join(index, "vmlinux"), "wb") as f:
+            f.write(logforms.INDEX)
+        cls.db = os.path.join(cls.tmp.name, "msgid.db")
+        status, _, err = clirun.run(["--db", cls.db, "build", "--index-dir",
+                                     index])
+        assert status == 0, err
+        cls.forms = {}
+        for with_ids in (True, False):
+            d = os.path.join(cls.tmp.name, "ids" if with_ids else "stripped")
+            os.mkdir(d)
+            cls.forms[with_ids] = logforms.write_forms(d, with_ids)
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.tmp.cleanup()
+
+    def annotate_json(self, path: str) -> list[dict]:
+        status, out, err = clirun.run(["--db", self.db, "annotate",
+                                       "--json", path])
+        self.assertEqual(status, 0, err)
+        return [json.loads(x) for x in out.splitlines()]
+
+    def check_form(self, name: str) -> None:
+        for with_ids in (True, False):
+            path = self.forms[with_ids].get(name)
+            if path is None:
+                self.skipTest("no dmesg binary: %s not generated" % name)
+            what = "%s %s" % (name, "with IDs" if with_ids else "stripped")
+            objs = self.annotate_json(path)
+            t = tally(objs, with_ids)
+            self.assertEqual(t.errors, [], what)
+            self.assertEqual((t.right, t.wrong, t.missed, t.user),
+                             (KERNEL_RECORDS, 0, 0, USER_RECORDS), what)
+            if with_ids:
+                self.assertEqual(t.honoured, KERNEL_RECORDS, what)
+            self.assertEqual({o["format"] for o in objs}, {FORM[name]}, what)
+
+    def test_kmsg(self) -> None:
+        self.check_form("kmsg")
+
+    def test_kern_log(self) -> None:
+        """Issue 37 point 1: "Dec  6 18:45:46 host kernel: [   46.980129]
+        text" is matched on its text, not on the whole line."""
+        self.check_form("kern.log")
+
+    def test_kern_log_rfc3339(self) -> None:
+        self.check_form("kern.log-rfc3339")
+
+    def test_journal_json(self) -> None:
+        """Issue 37 point 2: the MESSAGE field of journalctl -o json."""
+        self.check_form("journal-json")
+
+    def test_journal_json_byte_array(self) -> None:
+        self.check_form("journal-json-bytes")
+
+    def test_serial_with_caller(self) -> None:
+        self.check_form("serial-caller")
+
+    def test_journal_short_forms(self) -> None:
+        for style in ("short", "short-precise", "short-iso",
+                      "short-monotonic"):
+            with self.subTest(style):
+                self.check_form("journal-" + style)
+
+    def test_dmesg_forms(self) -> None:
+        """util-linux dmesg's own output: plain, -r, -T, -x, -d, -t and
+        --time-format=iso (issue 37 point 2)."""
+        for name in logforms.DMESG_OPTIONS:
+            with self.subTest(name):
+                self.check_form(name)
+
+    def test_stats_leave_user_space_out(self) -> None:
+        """User-space records are counted apart, not as lines the
+        matcher missed."""
+        db = database.open_db(self.db)
+        self.addCleanup(db.close)
+        a = Annotator(database.SiteMap(db), matcher=match.load(db))
+        with open(self.forms[True]["kern.log"], "rb") as f:
+            stats = a.annotate(f, io.BytesIO())
+        self.assertEqual((stats.with_id, stats.resolved, stats.user),
+                         (KERNEL_RECORDS, KERNEL_RECORDS, USER_RECORDS))
+
+    def test_text_output_labels_user_space(self) -> None:
+        status, out, _ = run_text(["--db", self.db, "annotate",
+                                   self.forms[False]["kern.log"]])
+        self.assertEqual(status, 0)
+        self.assertIn("demo systemd[1]: Started Journal Service.\n"
+                      "  u> origin: user (systemd[1]), not a kernel "
+                      "message\n", out)
+        self.assertIn("  u> origin: user (init), not a kernel message\n",
+                      out)
+        self.assertEqual(out.count("  u> origin: user"), USER_RECORDS)
+
+
+    def test_formats_named_in_cli(self) -> None:
+        self.assertEqual(cli.LOG_FORMATS, logreader.FORMATS)
+
+    def test_unknown_ids_are_summed_up(self) -> None:
+        """A database of another kernel says so on stderr."""
+        path = os.path.join(self.tmp.name, "other-kernel.log")
+        with open(path, "wb") as f:
+            f.write(b"[    1.0] (deadbeef): from another kernel\n"
+                    b"[    1.1] (%s): Run /init as init process\n"
+                    % ID[b"Run %s as init process"].encode())
+        outs = []
+        for argv in (["annotate", path], ["annotate", "--json", path]):
+            status, out, err = run_text(["--db", self.db] + argv)
+            self.assertEqual(status, 0)
+            self.assertIn("1 of 2 printed IDs unknown: is this database "
+                          "built from this kernel?", err)
+            outs.append(out)
+        self.assertIn("  ?? (deadbeef) is not in the database", outs[0])
+        self.assertTrue(json.loads(outs[1].splitlines()[0])["unknown"])
+
+    def test_format_option(self) -> None:
+        """--format kmsg reads /dev/kmsg records only: a syslog line is
+        then taken as it is."""
+        status, out, _ = clirun.run(["--db", self.db, "annotate", "--json",
+                                     "--format", "kmsg",
+                                     self.forms[True]["kern.log"]])
+        self.assertEqual(status, 0)
+        self.assertEqual({json.loads(x)["format"] for x in out.splitlines()},
+                         {"plain"})
+
+
+class ReaderTest(unittest.TestCase):
+    """Single lines: envelopes, printed IDs, origins."""
+
+    def parse(self, line: bytes, form: str = "auto"):
+        return LogReader(form).parse(line)
+
+    def test_printed_id_is_always_honoured(self) -> None:
+        """A line that visibly carries "(xxxxxxxx): " keeps that ID, in
+        any envelope, known or not."""
+        for line in (
+                b'{"MESSAGE": "(25684dc3): test_msgid: [Hardware Error]: x",'
+                b' "_TRANSPORT": "kernel"}',
+                b"2026-12-06T20:43:28,000000+00:00 (25684dc3): text",
+                b"Dec  6 18:45:46 host kernel: [   46.980129] (25684dc3): t",
+                b"12-06 18:45:46.980     0     0 I         : (25684dc3): t",
+                b"text (25684dc3): in the middle"):
+            rec = self.parse(line)
+            self.assertEqual(rec.msgid, "25684dc3", line)
+
+    def test_not_ids(self) -> None:
+        for line in (b"[    1.2] (1a2b3c4): short", b"[ 1.2](1a2b3c4d):x",
+                     b"[    1.2] (1A2B3C4D): upper", b"\xff(1a2b3c4d): x",
+                     b"foo(1a2b3c4d): glued"):
+            self.assertIsNone(self.parse(line).msgid, line)
+
+    def test_json_message_as_bytes(self) -> None:
+        line = json.dumps({"MESSAGE": list(b"(25684dc3): caf\xc3\x28"),
+                           "_TRANSPORT": "kernel"}).encode()
+        rec = self.parse(line)
+        self.assertEqual((rec.form, rec.msgid, rec.text),
+                         ("json", "25684dc3", b"caf\xc3\x28"))
+
+    def test_json_user_space(self) -> None:
+        for obj in ({"MESSAGE": "Started x.", "_TRANSPORT": "kernel",
+                     "SYSLOG_FACILITY": "3", "SYSLOG_IDENTIFIER": "systemd",
+                     "SYSLOG_PID": "1"},
+                    {"MESSAGE": "Started x.", "_TRANSPORT": "journal",
+                     "SYSLOG_IDENTIFIER": "systemd", "_PID": "1"}):
+            rec = self.parse(json.dumps(obj).encode())
+            self.assertEqual((rec.origin, rec.tag), ("user", "systemd[1]"))
+
+    def test_json_seq_and_not_json(self) -> None:
+        rec = self.parse(b'\x1e{"MESSAGE": "hello", "_TRANSPORT": "kernel"}')
+        self.assertEqual((rec.form, rec.text), ("json", b"hello"))
+        rec = self.parse(b"{not json")
+        self.assertEqual((rec.form, rec.text), ("plain", b"{not json"))
+
+    def test_dmesg_json(self) -> None:
+        """dmesg --json: "pri" gives the facility of the "msg" after it."""
+        reader = LogReader()
+        lines = [b"{", b'   "dmesg": [', b"      {", b'         "pri": 30,',
+                 b'         "time":     2.100000,',
+                 b'         "msg": "systemd[1]: Started x."',
+                 b"      },{", b'         "pri": 6,',
+                 b'         "msg": "(42c04777): NX (Execute Disable) '
+                 b'protection: active"', b"      }", b"   ]", b"}"]
+        recs = [reader.parse(x) for x in lines]
+        msgs = [r for r in recs if r.is_record and r.form == "dmesg-json"]
+        self.assertEqual([(r.origin, r.msgid) for r in msgs],
+                         [("user", None), ("kernel", "42c04777")])
+
+    def test_device_prefix_is_not_a_syslog_tag(self) -> None:
+        """"[ 1.0] usb 1-1: new ..." is dmesg, not journalctl's
+        short-monotonic with host "usb"."""
+        for line in (b"[    1.000000] usb 1-1: new high-speed USB device",
+                     b"2026-12-06T20:43:28,000000+00:00 usb 1-1: new device"):
+            rec = self.parse(line)
+            self.assertEqual((rec.form, rec.origin), ("dmesg", "kernel"))
+            self.assertTrue(rec.text.startswith(b"usb 1-1: new"))
+
+    def test_forced_format(self) -> None:
+        line = b"6,1,2,-;hello"
+        self.assertEqual(self.parse(line, "kmsg").text, b"hello")
+        self.assertEqual(self.parse(line, "syslog").form, "plain")
+        with self.assertRaises(ValueError):
+            LogReader("nonsense")
+
+
+if __name__ == "__main__":
+    unittest.main()
