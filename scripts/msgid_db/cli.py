@@ -12,7 +12,7 @@ from msgid_db import database, ids
 from msgid_db.ids import CallSite, InputError
 
 if TYPE_CHECKING:
-    from msgid_db import dmesg, elf
+    from msgid_db import dmesg, elf, inputs
 
 # elf, index, source, catalog, dmesg, export, metrics and todo are imported
 # by the commands that need them: "lookup" must start fast.
@@ -431,34 +431,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _lines(f: BinaryIO) -> Iterator[bytes]:
-    """Yield the lines of @f.
-
-    A reader of /dev/kmsg gets EPIPE when records it has not read yet were
-    overwritten; the next read() returns the oldest record still there.
-    """
-    while True:
-        try:
-            yield from f
-            return
-        except BrokenPipeError:
-            continue
-
-
-def _open_inputs(paths: list[str]) -> Iterator[bytes]:
-    if not paths:
-        paths = ["-"]
-    for path in paths:
-        if path == "-":
-            if sys.stdin is None:
-                raise UsageError("standard input is closed")
-            yield from _lines(sys.stdin.buffer)
-            continue
-        try:
-            with open(path, "rb") as f:
-                yield from _lines(f)
-        except OSError as e:
-            raise UsageError("%s: %s" % (path, e.strerror)) from None
+def _open_inputs(paths: list[str]) -> "inputs.LogInputs":
+    """The lines of the log files @paths (none: standard input)."""
+    from msgid_db import inputs
+    return inputs.LogInputs(paths, opener=open)
 
 
 def cmd_annotate(args: argparse.Namespace) -> int:
@@ -475,14 +451,13 @@ def cmd_annotate(args: argparse.Namespace) -> int:
     # them: the first line is out at once, whatever the database's size.
     annotator = Annotator(database.SiteMap(db), cat,  # type: ignore[arg-type]
                           matcher=matcher, form=args.format)
+    logs = _open_inputs(args.files)
     try:
         if args.json:
-            stats = annotator.annotate_json(_open_inputs(args.files),
-                                            sys.stdout)
+            stats = annotator.annotate_json(logs, sys.stdout, logs.idle)
         else:
             sys.stdout.flush()
-            stats = annotator.annotate(_open_inputs(args.files),
-                                       sys.stdout.buffer)
+            stats = annotator.annotate(logs, sys.stdout.buffer, logs.idle)
     finally:
         db.close()
     _annotate_summary(stats)

@@ -203,14 +203,15 @@ class Annotator:
                         write(pending)
                         pending = b""
                     out.flush()
+        finally:
+            # Also when the next input fails (a missing file): what was
+            # read is annotated.  The last line (with the ID, or a
+            # dictionary line after it) may be cut short: the annotation
+            # starts on a line of its own.
             if pending:
-                # The last line (with the ID, or a dictionary line after
-                # it) may be cut short: the annotation starts on a line of
-                # its own.
                 if not line.endswith(b"\n"):
                     write(b"\n")
                 write(pending)
-        finally:
             out.flush()
         return stats
 

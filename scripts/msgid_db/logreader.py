@@ -191,18 +191,36 @@ class LogReader:
             rec = Record(line, "plain", line)
             rec.is_record = False
             return rec
-        if auto or form == "json":
+        # Each form starts with its own kind of byte: try only those that
+        # can fit (a line costs one or two regular expressions).
+        c = line[0]
+        digit = 0x30 <= c <= 0x39
+        if c == 0x5b:                                 # "["
+            kinds = "sd"
+        elif digit:
+            kinds = "ksd"
+        elif c == 0x3c:                               # "<"
+            kinds = "sd"
+        elif 0x41 <= c <= 0x5a:                       # "A".."Z"
+            kinds = "s"
+        elif 0x61 <= c <= 0x7a:                       # "a".."z": dmesg -x
+            kinds = "d"
+        elif c == 0x7b or c == 0x1e:                  # "{", json-seq
+            kinds = "j"
+        else:
+            kinds = ""
+        if "j" in kinds and (auto or form == "json"):
             if line[:1] == b"{" or line[:2] == b"\x1e{":
                 rec = self._json(line)
                 if rec is not None:
                     return rec
-        if auto or form == "kmsg":
+        if "k" in kinds and (auto or form == "kmsg"):
             m = KMSG_RE.match(line)
             if m:
                 return Record(line, "kmsg", line[m.end():],
                               ORIGIN_USER if _facility_user(m.group("pri"))
                               else ORIGIN_KERNEL, sure=True)
-        if auto or form == "syslog":
+        if "s" in kinds and (auto or form == "syslog"):
             m = SYSLOG_RE.match(line)
             if m is None and line[:1] == b"[":
                 m = SYSLOG_MONO_RE.match(line)
@@ -218,7 +236,7 @@ class LogReader:
                               "" if kernel
                               else tag.decode("utf-8", "backslashreplace"),
                               sure=True)
-        if auto or form == "dmesg":
+        if "d" in kinds and (auto or form == "dmesg"):
             m = DMESG_RE.match(line)
             if m and m.end():
                 fac = m.group("fac")

@@ -393,7 +393,9 @@ class LogGarbageTest(Fixture):
     def test_pass_through(self) -> None:
         """Lines without a known ID come out unchanged, byte for byte."""
         for name, data in garbage().items():
-            if name == "kmsg":
+            if name in ("kmsg", "gzip-header"):
+                # (a file that starts as gzip is read as one:
+                # test_inputs.CompressedTest)
                 continue
             path = self.mkfile("log-" + name, data)
             for argv, stdin in ((["annotate", path], b""),
