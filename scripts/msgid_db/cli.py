@@ -5,7 +5,7 @@ import argparse
 import contextlib
 import os
 import sys
-from typing import (TYPE_CHECKING, BinaryIO, Callable, Iterable, Iterator,
+from typing import (TYPE_CHECKING, Callable, Iterable, Iterator,
                     Optional, TextIO)
 
 from msgid_db import database, ids
@@ -68,9 +68,16 @@ def _db_path(args: argparse.Namespace) -> str:
 
 # --------------------------------------------------------------- build
 
-def _index_sites(directory: str, sources: list[str]) -> Iterator[CallSite]:
+def _index_sites(directory: str, sources: list[str],
+                 output: str) -> Iterator[CallSite]:
     from msgid_db import index
-    for module, data in index.read_dir(directory):
+    skip = None
+    if os.path.realpath(os.path.dirname(os.path.abspath(output))) == \
+            os.path.realpath(directory):
+        # the database (or its temporary file) is no index file
+        def skip(name: str) -> bool:
+            return database.is_own_file(output, name)
+    for module, data in index.read_dir(directory, skip):
         stats = index.ParseStats()
         yield from index.parse_file(data, module, stats)
         if stats.malformed:
@@ -213,6 +220,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     sources: list[str] = []
     binaries = _Binaries()
     # Check every input before the (atomic) write starts.
+    path = args.output or _db_path(args)
+    _check_build_inputs(args, path, index_dir if use_index else None)
     vmlinux = elf.ElfFile.from_path(args.kernel) if args.kernel else None
     if vmlinux:
         release = vmlinux.kernel_release()
@@ -231,7 +240,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     def sites() -> Iterator[CallSite]:
         if use_index:
-            for site in _index_sites(index_dir, sources):
+            for site in _index_sites(index_dir, sources, path):
                 binaries.index_ids.add(site.id)
                 yield site
         if vmlinux:
@@ -248,17 +257,49 @@ def cmd_build(args: argparse.Namespace) -> int:
         if binaries.counts():
             meta["binaries"] = binaries.counts()
 
-    path = args.output or _db_path(args)
+    before = database.count_sites(path)
+
+    def check(count: int) -> None:
+        """Refuse a build that found nothing, or far less than the
+        database it replaces (a wrong or empty input), unless --force."""
+        if args.force:
+            return
+        if not count:
+            raise UsageError(
+                "found no call sites in %s: %s (check the input; --force "
+                "writes an empty database)"
+                % (" ".join(sources) or "the input",
+                   "%s is left as it was" % path if before is not None
+                   else "nothing written"))
+        if before is not None and count * 2 < before:
+            raise UsageError(
+                "found %d call sites in %s, the database it would replace "
+                "has %d: %s is left as it was (another kernel's input? "
+                "--force replaces it, or write another file with -o)"
+                % (count, " ".join(sources), before, path))
+
     with _signals_interrupt():
-        count = database.write(path, sites(), meta)
+        count = database.write(path, sites(), meta, check)
     report = binaries.report()
     if report:
         print("%s: %s" % (PROG, report), file=sys.stderr)
     print("%s: %d call sites from %s" % (path, count, meta["sources"]),
           file=sys.stderr)
     if not count:
-        _warn("the database has no call sites")
+        _warn("the database has no call sites (--force)")
     return EXIT_OK
+
+
+def _check_build_inputs(args: argparse.Namespace, output: str,
+                        index_dir: Optional[str]) -> None:
+    """The database is never one of build's inputs."""
+    out = os.path.realpath(output)
+    for name, value in (("--kernel", args.kernel), ("--index-dir", index_dir),
+                        ("--modules", args.modules),
+                        ("--source", args.source)):
+        if value and os.path.realpath(value) == out:
+            raise UsageError("%s %s is the database being written: give "
+                             "another -o" % (name, value))
 
 
 # -------------------------------------------------------------- queries
@@ -558,6 +599,22 @@ def _positive(text: str) -> int:
     return value
 
 
+class _Once(argparse.Action):
+    """An option that may be given once: build --kernel A --kernel B
+    would build from B alone."""
+
+    def __call__(self, parser: argparse.ArgumentParser,
+                 namespace: argparse.Namespace, values: object,
+                 option_string: Optional[str] = None) -> None:
+        old = getattr(namespace, self.dest, None)
+        if old is not None and old != values:
+            parser.error("%s given twice (%s, %s): one database is built "
+                         "from one kernel's inputs; build one database for "
+                         "each" % ("/".join(self.option_strings), old,
+                                   values))
+        setattr(namespace, self.dest, values)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of msgid-db.py."""
     fmt = argparse.RawDescriptionHelpFormatter
@@ -580,22 +637,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("build", cmd_build, "build the database (default input: the "
             "live printk index)")
-    p.add_argument("-o", "--output", metavar="DB",
+    p.add_argument("-o", "--output", metavar="DB", action=_Once,
                    help="database to write (default: --db)")
-    p.add_argument("--index-dir", metavar="DIR",
+    p.add_argument("--index-dir", metavar="DIR", action=_Once,
                    help="printk index directory (default %s)"
                    % DEFAULT_INDEX_DIR)
     p.add_argument("--kernel", "--vmlinux", metavar="FILE", dest="kernel",
+                   action=_Once,
                    help="a vmlinux or compressed kernel image (bzImage): "
                    "its .printk_index, else its format strings")
-    p.add_argument("--modules", metavar="DIR",
+    p.add_argument("--modules", metavar="DIR", action=_Once,
                    help="the same for every *.ko, *.ko.gz, *.ko.xz and "
                    "*.ko.zst below DIR")
-    p.add_argument("--source", metavar="DIR",
+    p.add_argument("--source", metavar="DIR", action=_Once,
                    help="scan C sources below DIR (approximate)")
     p.add_argument("-j", "--jobs", metavar="N", type=_positive,
                    help="processes that scan --source (default: one per "
                    "CPU)")
+    p.add_argument("--force", action="store_true",
+                   help="write the database even if the inputs gave no "
+                   "call sites, or less than half of those of the "
+                   "database it replaces")
 
     p = add("lookup", cmd_lookup, "print the call sites of message IDs")
     p.add_argument("ids", nargs="*", metavar="ID",

@@ -29,7 +29,7 @@ as parameters.
 import os
 import re
 import sqlite3
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 from msgid_db.ids import CallSite
 
@@ -96,12 +96,15 @@ def default_path() -> str:
 
 
 def write(path: str, sites: Iterable[CallSite],
-          meta: dict[str, str]) -> int:
+          meta: dict[str, str],
+          check: Optional[Callable[[int], None]] = None) -> int:
     """Atomically write a database with @sites and @meta to @path.
 
     @sites may be a generator; if it raises (or the process is killed), the
     temporary file is removed (or left for the next build to remove) and
-    @path is untouched.  Returns the number of rows written.
+    @path is untouched.  @check, called with the number of rows before
+    @path is replaced, may raise to keep @path as it is.  Returns the
+    number of rows written.
     """
     directory = os.path.dirname(os.path.abspath(path))
     if os.path.lexists(path) and not os.path.isfile(path):
@@ -112,6 +115,8 @@ def write(path: str, sites: Iterable[CallSite],
     try:
         try:
             count = _fill(tmp, sites, meta)
+            if check is not None:
+                check(count)
             os.fsync(fd)  # the rename must not expose unwritten data
             os.chmod(tmp, 0o644)
             os.replace(tmp, path)
@@ -137,6 +142,29 @@ def _temporary_re(path: str) -> "re.Pattern[str]":
     """Names of the temporary files of builds of @path (see mkstemp)."""
     return re.compile(re.escape(".%s." % os.path.basename(path))
                       + r"[a-z0-9_]{8}\.tmp")
+
+
+def is_own_file(path: str, name: str) -> bool:
+    """Whether @name (a file name in the directory of @path) is the
+    database @path or a temporary file of a build of it: never an input
+    of that build."""
+    return name == os.path.basename(path) or \
+        _temporary_re(path).fullmatch(name) is not None
+
+
+def count_sites(path: str) -> Optional[int]:
+    """The number of call sites of the database @path, None if there is
+    none there (or it is not one)."""
+    if not os.path.isfile(path):
+        return None
+    try:
+        db = Database(path)
+        try:
+            return db.count()
+        finally:
+            db.close()
+    except (DatabaseError, sqlite3.Error, OSError):
+        return None
 
 
 def _create_temporary(path: str, directory: str) -> tuple[int, str]:
@@ -360,6 +388,10 @@ class Database:
         """Return the build metadata."""
         return dict(self._query("SELECT %s, %s FROM meta"
                                 % (_text_col("key"), _text_col("value"))))
+
+    def count(self) -> int:
+        """The number of call sites."""
+        return int(self._query("SELECT COUNT(*) FROM sites")[0][0])
 
     def counts(self, column: str) -> list[tuple[str, int]]:
         """Return (value, count) pairs for column "origin" or "class"."""

@@ -17,7 +17,7 @@ to recover the caller's format.  An optional trailing " msgid=xxxxxxxx"
 import os
 import re
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 from msgid_db.ids import CallSite, InputError
 
@@ -138,13 +138,17 @@ def read_file(path: str) -> bytes:
     return b"".join(chunks)
 
 
-def read_dir(path: str) -> Iterator[tuple[str, bytes]]:
-    """Yield (module name, file contents) for every file in the index dir."""
+def read_dir(path: str, skip: Optional[Callable[[str], bool]] = None
+             ) -> Iterator[tuple[str, bytes]]:
+    """Yield (module name, file contents) for every file in the index dir
+    (but those whose name @skip returns True for)."""
     try:
         names = sorted(os.listdir(path))
     except OSError as e:
         raise IndexReadError("%s: %s" % (path, e.strerror)) from None
     for name in names:
+        if skip is not None and skip(name):
+            continue
         full = os.path.join(path, name)
         if not os.path.isfile(full):
             continue

@@ -178,9 +178,14 @@ class BuildBinariesTest(unittest.TestCase):
         empty = os.path.join(self.dir, "empty")
         os.mkdir(empty)
         status, _, err = self.build("--modules", empty)
-        self.assertEqual(status, 0, err)
+        # Issue 37: a build that finds nothing writes nothing (rc 2).
+        self.assertEqual(status, 2, err)
         self.assertIn("warning: %s: no modules (*.ko, *.ko.gz, *.ko.xz, "
                       "*.ko.zst) found" % empty, err)
+        self.assertIn("error: found no call sites in modules:%s: " % empty,
+                      err)
+        status, _, err = self.build("--modules", empty, "--force")
+        self.assertEqual(status, 0, err)
         self.assertIn("warning: the database has no call sites", err)
 
 
