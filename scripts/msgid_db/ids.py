@@ -150,6 +150,15 @@ def tree_path(name: str) -> str:
     return name if norm.startswith("../") else norm
 
 
+def _suffix_with_id(canon: bytes, msgid: str) -> Optional[bytes]:
+    """The longest proper suffix of @canon whose ID is @msgid, if any."""
+    want = int(msgid, 16)
+    for i in range(1, len(canon)):
+        if zlib.crc32(canon[i:]) == want:
+            return canon[i:]
+    return None
+
+
 class InputError(Exception):
     """Bad user input (file, index, catalog...); exit status 2."""
 
@@ -183,6 +192,16 @@ class CallSite(NamedTuple):
         is computed from @fmt.
         """
         canon = canonical(fmt)
+        if known_id and "%08x" % zlib.crc32(canon) != known_id:
+            # The kernel hashed the caller's format inside a wrapper's
+            # prefix that the index glued in front of it ("error %pe: ",
+            # "ACPI: %s: "): the canonical form is that format alone, the
+            # rest is the wrapper's prefix.
+            inner = _suffix_with_id(canon, known_id)
+            if inner is not None:
+                prefix = decode(canon[:len(canon) - len(inner)])
+                subsys = (subsys or "") + prefix
+                canon = inner
         return cls(id=known_id or "%08x" % zlib.crc32(canon),
                    canonical=decode(canon), format=decode(fmt),
                    file=tree_path(file),

@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Issue 37, points 8-10: honest answers from collisions, lookup,
+explain, list, export, metrics and diff.  Expected IDs are zlib.crc32()
+of the formats written here."""
+
+import io
+import contextlib
+import json
+import os
+import tempfile
+import unittest
+import zlib
+
+from msgid_db import cli
+
+
+def crc(fmt: bytes) -> str:
+    return "%08x" % zlib.crc32(fmt)
+
+
+PROBE = b"probe of %s failed"
+ACPI = b"_DSM evaluation failed, err=%d"
+PIIX = b"PIIX3: Enabling Passive Release"
+RUN = b"Run %s as init process"
+# The kernel reports the ID of the caller's format (msgid=); the index
+# glues the wrapper's prefix in front of it (dev_err_probe()'s
+# "error %pe: ", acpi_handle_err()'s "ACPI: %s: ").
+INDEX = (
+    b'<3> drivers/base/core.c:5000 probe_a "error %%pe: %s\\n" msgid=%s\n'
+    b'<3> drivers/base/dd.c:700 probe_b "%s\\n" msgid=%s\n'
+    b'<3> drivers/acpi/utils.c:800 dsm_a "ACPI: %%s: %s\\n" msgid=%s\n'
+    b'<3> drivers/acpi/utils.c:900 dsm_b "%s\\n"\n'
+    b'<6> drivers/pci/quirks.c:332 quirk_passive_release '
+    b'"%%s %%s: %s\\n"\n'
+    b'<6> init/main.c:1354 run_init_process "%s\\n"\n'
+    % (PROBE, crc(PROBE).encode(), PROBE, crc(PROBE).encode(), ACPI,
+       crc(ACPI).encode(), ACPI, PIIX, RUN))
+
+
+class Fixture(unittest.TestCase):
+    def setUp(self) -> None:
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.tmp = tmp.name
+        index = os.path.join(self.tmp, "index")
+        os.mkdir(index)
+        with open(os.path.join(index, "vmlinux"), "wb") as f:
+            f.write(INDEX)
+        self.db = os.path.join(self.tmp, "msgid.db")
+        status, _, err = self.run_cli("build", "--index-dir", index)
+        self.assertEqual(status, 0, err)
+
+    def run_cli(self, *argv: str) -> tuple[int, str, str]:
+        raw, err = io.BytesIO(), io.StringIO()
+        out = io.TextIOWrapper(raw, encoding="utf-8")
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = cli.main(["--db", os.path.join(self.tmp, "msgid.db")]
+                                  + list(argv))
+            except SystemExit as e:
+                status = e.code  # type: ignore[assignment]
+            out.flush()
+        return status, raw.getvalue().decode(), err.getvalue()
+
+
+class CanonicalTest(Fixture):
+    """Point 8: the canonical form is the caller's format alone."""
+
+    def test_canonical_has_the_id(self) -> None:
+        for fmt in (PROBE, ACPI):
+            status, out, _ = self.run_cli("lookup", "--json", crc(fmt))
+            self.assertEqual(status, 0)
+            rows = [json.loads(x) for x in out.splitlines()]
+            self.assertEqual(len(rows), 2)
+            for row in rows:
+                self.assertEqual(row["canonical"], fmt.decode())
+                self.assertEqual(crc(row["canonical"].encode()), row["id"])
+
+    def test_no_false_collisions(self) -> None:
+        status, out, _ = self.run_cli("collisions")
+        self.assertEqual(status, 0)
+        self.assertIn("CRC collisions (one ID, different formats): 0 IDs",
+                      out)
+        self.assertIn("Shared IDs (one format, several call sites): 2 IDs, "
+                      "4 call sites", out)
+
+    def test_wrapped_row_still_matches_its_line(self) -> None:
+        """The prefix moved out of the canonical form still matches."""
+        status, out, _ = self.run_cli(
+            "lookup", "--text", "error -ENODEV: probe of eth0 failed")
+        self.assertEqual(status, 0, out)
+        self.assertTrue(out.startswith(crc(PROBE) + "~ "), out)
+
+
+if __name__ == "__main__":
+    unittest.main()
