@@ -364,9 +364,29 @@ def _lookup_text(args: argparse.Namespace) -> int:
     import json
 
     from msgid_db import match
+    from msgid_db.logreader import ORIGIN_USER, LogReader
     db = database.open_db(_db_path(args))
-    text = args.text.encode("utf-8", "surrogateescape")
-    r = match.load(db).identify(text)
+    # A line pasted from a log: its envelope (timestamp, syslog header,
+    # JSON) is not part of the message, and a printed ID is the answer.
+    rec = LogReader().parse(args.text.encode("utf-8", "surrogateescape"))
+    if rec.msgid is not None:
+        sites = db.lookup(rec.msgid)
+        if not sites:
+            print("%s: %s: unknown message ID (printed in the text)"
+                  % (PROG, rec.msgid), file=sys.stderr)
+            return EXIT_NOT_FOUND
+        for site in sites:
+            if args.json:
+                print(json.dumps(dict(_site_dict(site), id_from="prefix",
+                                      cont=False)))
+            else:
+                print("%s %s" % (rec.msgid, format_site(site)))
+        return EXIT_OK
+    if rec.origin == ORIGIN_USER and rec.sure:
+        print("%s: a user-space record (%s), not a kernel message"
+              % (PROG, rec.tag or rec.form), file=sys.stderr)
+        return EXIT_NOT_FOUND
+    r = match.load(db).identify(rec.text)
     ids_found = ([r.id] if r.how == "match" and r.id
                  else r.candidates if r.how == "ambiguous" else [])
     if not ids_found:

@@ -92,5 +92,48 @@ class CanonicalTest(Fixture):
         self.assertTrue(out.startswith(crc(PROBE) + "~ "), out)
 
 
+
+class LookupTextTest(Fixture):
+    """Point 9: lookup --text takes a line pasted from a log."""
+
+    def test_pasted_lines(self) -> None:
+        for text in (
+                "[    9.882603] pci 0000:00:01.0: PIIX3: Enabling Passive "
+                "Release",
+                "Dec  6 18:45:46 host kernel: [    9.882603] pci "
+                "0000:00:01.0: PIIX3: Enabling Passive Release",
+                "2026-12-06T18:45:46,000000+00:00 pci 0000:00:01.0: PIIX3: "
+                "Enabling Passive Release",
+                "kern  :info  : [    9.882603] pci 0000:00:01.0: PIIX3: "
+                "Enabling Passive Release",
+                "pci 0000:00:01.0: PIIX3: Enabling Passive Release"):
+            status, out, err = self.run_cli("lookup", "--text", text)
+            self.assertEqual(status, 0, text + err)
+            self.assertTrue(out.startswith(crc(PIIX) + "~ drivers/pci/"
+                                           "quirks.c:332 "), out)
+
+    def test_printed_id_is_the_answer(self) -> None:
+        """The text matches RUN, but the printed ID is PIIX's: the
+        printed one is looked up, never another guessed."""
+        line = "[    1.0] (%s): Run /init as init process" % crc(PIIX)
+        status, out, _ = self.run_cli("lookup", "--text", line)
+        self.assertEqual(status, 0)
+        self.assertTrue(out.startswith(crc(PIIX) + " drivers/pci/"), out)
+        status, out, _ = self.run_cli("lookup", "--json", "--text", line)
+        self.assertEqual(json.loads(out)["id_from"], "prefix")
+        status, _, err = self.run_cli("lookup", "--text",
+                                      "[ 1.0] (deadbeef): Run /init as init "
+                                      "process")
+        self.assertEqual(status, 1)
+        self.assertIn("deadbeef: unknown message ID", err)
+
+    def test_user_space_line(self) -> None:
+        status, _, err = self.run_cli(
+            "lookup", "--text", "Dec  6 18:45:46 host systemd[1]: Run /init "
+            "as init process")
+        self.assertEqual(status, 1)
+        self.assertIn("a user-space record (systemd[1])", err)
+
+
 if __name__ == "__main__":
     unittest.main()
