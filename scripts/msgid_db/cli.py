@@ -306,9 +306,10 @@ def _check_build_inputs(args: argparse.Namespace, output: str,
 
 def format_site(site: CallSite) -> str:
     """Render one call site as 'file:line function <level> "fmt" ...'."""
+    # The level is shown as <N>: not again as KERN_SOH bytes ("\0016").
+    fmt = ids.strip_levels(site.format.encode("utf-8", "surrogateescape"))[1]
     text = '%s:%d %s <%s> "%s"' % (
-        site.file, site.line, site.function, site.level,
-        ids.escape(site.format.encode("utf-8", "surrogateescape")))
+        site.file, site.line, site.function, site.level, ids.escape(fmt))
     if site.msg_class != ids.CLASS_NONE:
         text += " [%s]" % site.msg_class
     if site.module:
@@ -406,9 +407,13 @@ def _lookup_text(args: argparse.Namespace) -> int:
 
 def cmd_list(args: argparse.Namespace) -> int:
     """List the call sites of one class."""
-    sites = database.open_db(_db_path(args)).by_class(args.msg_class)
+    path = _db_path(args)
+    sites = database.open_db(path).by_class(args.msg_class)
     for site in sites:
         print("%s %s" % (site.id, format_site(site)))
+    if not sites:
+        print("%s: no call site of class '%s' in %s" % (
+            PROG, args.msg_class, path), file=sys.stderr)
     return EXIT_OK if sites else EXIT_NOT_FOUND
 
 
@@ -442,6 +447,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
     entry = cat.get(msgid)
     if entry is None:
         print("%s: %s: no catalog entry" % (PROG, msgid), file=sys.stderr)
+        # What the database knows of it is still an answer.
+        path = _db_path(args)
+        if os.path.isfile(path):
+            for site in database.open_db(path).lookup(msgid):
+                print("  -> " + format_site(site))
         return EXIT_NOT_FOUND
     wanted = cat.lang if cat.lang not in ("", "en") else ""
     if wanted and entry.lang != wanted:
@@ -477,7 +487,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
         diff.write_json(result, old, new, names, sys.stdout)
     else:
         diff.write_text(result, old, new, names, sys.stdout, args.summary)
-    return EXIT_OK
+    # A monitoring rule of a gone ID matches nothing any more: a script
+    # must see it without reading the report.
+    return EXIT_NOT_FOUND if result.gone else EXIT_OK
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
@@ -562,8 +574,12 @@ def _write_atomic(path: str, fill: Callable[[TextIO], object]) -> None:
     failure leaves the previous file as it was."""
     import tempfile
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path),
-                               dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path),
+                                   dir=directory)
+    except OSError as e:
+        # (the error names the temporary file, which the user never named)
+        raise UsageError("%s: %s" % (path, e.strerror)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             fill(f)

@@ -47,7 +47,8 @@ CLASSES: tuple[str, ...] = tuple(name for _, name in CLASS_TAGS) + (CLASS_NONE,)
 
 _CLASS_RE = re.compile(b"|".join(re.escape(tag) for tag, _ in CLASS_TAGS))
 _CLASS_BY_TAG = dict(CLASS_TAGS)
-_ID_RE = re.compile(r"\(?(?:0[xX])?([0-9a-fA-F]{1,8})\)?:?")
+#: As printed, "(1a2b3c4d): ", 8 digits; as a number, "0x" and 1 to 8.
+_ID_RE = re.compile(r"\(?(?:0[xX]([0-9a-fA-F]{1,8})|([0-9a-fA-F]{8}))\)?:?")
 
 
 def strip_levels(fmt: bytes) -> tuple[bytes, bytes]:
@@ -107,8 +108,12 @@ def parse_id(text: str) -> str:
     """
     m = _ID_RE.fullmatch(text.strip())
     if not m:
-        raise ValueError("invalid message ID %r (expected 8 hex digits)" % text)
-    return m.group(1).lower().rjust(8, "0")
+        digits = re.fullmatch(r"\(?([0-9a-fA-F]{1,7})\)?:?", text.strip())
+        raise ValueError(
+            "invalid message ID %r (expected 8 hex digits, as the kernel "
+            "prints them%s)" % (text, ": %d given, is one missing?"
+                                % len(digits.group(1)) if digits else ""))
+    return (m.group(1) or m.group(2)).lower().rjust(8, "0")
 
 
 def escape(data: bytes) -> str:

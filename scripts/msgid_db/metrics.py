@@ -66,6 +66,13 @@ def read(path: str) -> list[Counter]:
     try:
         with open(path, "rb") as f:
             data = f.read(1 << 16)
+    except FileNotFoundError as e:
+        hint = ""
+        if path == DEFAULT_PATH:
+            hint = (" (needs debugfs, root and a kernel with "
+                    "CONFIG_PRINTK_MSGID: mount -t debugfs none "
+                    "/sys/kernel/debug, or give --file)")
+        raise InputError("%s: %s%s" % (path, e.strerror, hint)) from None
     except OSError as e:
         raise InputError("%s: %s" % (path, e.strerror or e)) from None
     return parse(data.decode("utf-8", "replace"), path)

@@ -95,7 +95,7 @@ class BuildBinariesTest(unittest.TestCase):
                       % (self.modules + 1, self.modules, self.modules),
                       notes[0])
         self.assertEqual(self.lookup(TSC), [
-            '?:0 ? <6> "\\0016tsc: Detected %lu.%03lu MHz processor\\n" '
+            '?:0 ? <6> "tsc: Detected %lu.%03lu MHz processor\\n" '
             '(vmlinux) origin=strings'])
         self.assertEqual(self.lookup(PROBE), [
             '?:0 a_probe <-1> "probe failed: %d\\n" (a) origin=strings'])
@@ -104,7 +104,7 @@ class BuildBinariesTest(unittest.TestCase):
                 '?:0 b_open <-1> "link up %s\\n" (b) origin=strings'])
         # The index row of c wins over the strings row of vmlinux.
         self.assertEqual(self.lookup(SHARED), [
-            'drivers/c.c:9 c_init <3> "\\0013shared: %d\\n" (c) origin=elf'])
+            'drivers/c.c:9 c_init <3> "shared: %d\\n" (c) origin=elf'])
         self.assertIn("1 strings rows dropped for an index row", notes[0])
         _, out, _ = self.run_cli("--db", self.db, "stats")
         self.assertIn("kernel_release: 6.12.0-d", out)
@@ -123,9 +123,9 @@ class BuildBinariesTest(unittest.TestCase):
                                     os.path.join(self.dir, "src"))
         self.assertEqual(status, 0, err)
         self.assertEqual(self.lookup(TSC), [
-            'arch/x86/kernel/tsc.c:4 tsc_init <6> "\\0016tsc: Detected '
+            'arch/x86/kernel/tsc.c:4 tsc_init <6> "tsc: Detected '
             '%lu.%03lu MHz processor\\n" origin=source-approx',
-            '?:0 ? <6> "\\0016tsc: Detected %lu.%03lu MHz processor\\n" '
+            '?:0 ? <6> "tsc: Detected %lu.%03lu MHz processor\\n" '
             '(vmlinux) origin=strings'])
 
     def test_vmlinux_alias_and_index_kernel(self) -> None:
@@ -137,7 +137,7 @@ class BuildBinariesTest(unittest.TestCase):
         self.assertNotIn("without .printk_index", err)
         self.assertIn("1 binaries read (1 kernel, 0 modules)", err)
         self.assertEqual(self.lookup(crc(b"hi %d")),
-                         ['a.c:3 f <6> "\\0016hi %d\\n" (vmlinux) origin=elf'])
+                         ['a.c:3 f <6> "hi %d\\n" (vmlinux) origin=elf'])
 
     def test_bad_binaries_keep_old_db(self) -> None:
         """Damaged images and modules: one line naming the file, exit 2,

@@ -123,7 +123,7 @@ class CliTest(unittest.TestCase):
         self.assertEqual(status, 0, err)
         _, out, _ = self.run_cli("--db", self.db, "lookup",
                                  "%08x" % zlib.crc32(b"x"))
-        self.assertEqual(out, 'b.c:4 g <0> "\\0010x\\n" (test_msgid) '
+        self.assertEqual(out, 'b.c:4 g <0> "x\\n" (test_msgid) '
                          'origin=elf\n')
         _, out, _ = self.run_cli("--db", self.db, "stats")
         self.assertIn("kernel_release: 6.12.0-t", out)

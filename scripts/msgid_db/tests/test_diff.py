@@ -75,7 +75,7 @@ class DiffCliTest(unittest.TestCase):
 
     def test_text(self) -> None:
         status, out, _ = self.run_cli("diff", self.old, self.new)
-        self.assertEqual(status, 0)
+        self.assertEqual(status, 1)     # an ID is gone (issue 37)
         self.assertEqual(out.splitlines(), [
             "old: %s, 5 IDs" % self.old,
             "new: %s, 5 IDs" % self.new,
@@ -92,7 +92,7 @@ class DiffCliTest(unittest.TestCase):
 
     def test_json(self) -> None:
         status, out, _ = self.run_cli("diff", "--json", self.old, self.new)
-        self.assertEqual(status, 0)
+        self.assertEqual(status, 1)
         obj = json.loads(out)
         self.assertEqual(obj["counts"], {"kept": 4, "gone": 1, "new": 1,
                                          "moved": 1})
@@ -104,6 +104,10 @@ class DiffCliTest(unittest.TestCase):
         self.assertEqual(obj["moved"], [{"id": MOVED, "canonical": "moved %d",
                                          "old": ["a.c:2", "b.c:3"],
                                          "new": ["a.c:2", "b.c:30"]}])
+
+    def test_nothing_gone(self) -> None:
+        status, _, _ = self.run_cli("diff", "--summary", self.old, self.old)
+        self.assertEqual(status, 0)
 
     def test_missing_database(self) -> None:
         status, out, err = self.run_cli("diff", self.old, self.old + ".x")

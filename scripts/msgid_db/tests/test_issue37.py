@@ -135,5 +135,67 @@ class LookupTextTest(Fixture):
         self.assertIn("a user-space record (systemd[1])", err)
 
 
+
+class SmallerTest(Fixture):
+    """Point 10."""
+
+    def test_seven_digits(self) -> None:
+        """lookup ed0153a was padded to 0ed0153a: "unknown", rc 1."""
+        short = crc(PIIX)[:7]
+        for argv in (["lookup", short], ["explain", short]):
+            status, _, err = self.run_cli(*argv)
+            self.assertEqual(status, 2, argv)
+            self.assertIn("expected 8 hex digits, as the kernel prints them: "
+                          "7 given, is one missing?", err)
+        # a number may still be short: 0x1f is 0000001f
+        status, _, err = self.run_cli("lookup", "0x1f")
+        self.assertEqual(status, 1)
+        self.assertIn("0000001f: unknown message ID", err)
+
+    def test_explain_shows_the_call_site(self) -> None:
+        status, out, err = self.run_cli("explain", crc(RUN))
+        self.assertEqual(status, 1)
+        self.assertIn("%s: no catalog entry" % crc(RUN), err)
+        self.assertEqual(out, '  -> init/main.c:1354 run_init_process <6> '
+                         '"Run %s as init process\\n" (vmlinux) '
+                         'origin=index-computed\n')
+
+    def test_list_of_an_empty_class(self) -> None:
+        status, out, err = self.run_cli("list", "--class", "hardware")
+        self.assertEqual((status, out), (1, ""))
+        self.assertIn("no call site of class 'hardware' in ", err)
+
+    def test_export_error_names_the_file(self) -> None:
+        status, _, err = self.run_cli("export", "-o", "/nonexistent/x.csv")
+        self.assertEqual(status, 2)
+        self.assertIn("error: /nonexistent/x.csv: No such file or "
+                      "directory", err)
+        self.assertNotIn(".x.csv.", err)
+
+    def test_metrics_without_debugfs(self) -> None:
+        from unittest import mock
+
+        from msgid_db import ids, metrics
+        missing = os.path.join(self.tmp, "debug", "printk", "msgid")
+        with mock.patch.object(metrics, "DEFAULT_PATH", missing):
+            with self.assertRaises(ids.InputError) as cm:
+                metrics.read(missing)
+        self.assertIn("mount -t debugfs none /sys/kernel/debug", str(cm.exception))
+
+    def test_lookup_shows_no_level_bytes(self) -> None:
+        """A strings or source row's format starts with KERN_SOH and its
+        level: lookup shows the level as <6>, not as "\\0016"."""
+        from msgid_db import database
+        from msgid_db.ids import CallSite
+        db = os.path.join(self.tmp, "strings.db")
+        database.write(db, [CallSite.from_format(
+            b"\x016Run %s as init process\n", file="?", line=0,
+            function="?", module="vmlinux", origin="strings")], {})
+        status, out, _ = self.run_cli("--db", db, "lookup", crc(RUN))
+        self.assertEqual(status, 0)
+        self.assertEqual(out, '?:0 ? <6> "Run %s as init process\\n" '
+                         '(vmlinux) origin=strings\n')
+
+
 if __name__ == "__main__":
     unittest.main()
