@@ -22,8 +22,8 @@ PROG = "msgid-db.py"
 #: export.FORMATS, named here so that building the parser imports nothing.
 EXPORT_FORMATS = ("csv", "json", "syslog-ng")
 #: logreader.FORMATS, for the same reason.
-LOG_FORMATS = ("auto", "dmesg", "syslog", "json", "dmesg-json", "kmsg",
-               "plain")
+LOG_FORMATS = ("auto", "dmesg", "syslog", "json", "export", "dmesg-json",
+               "kmsg", "plain")
 
 EXIT_OK = 0
 EXIT_NOT_FOUND = 1
@@ -718,7 +718,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the log's form (default: auto, recognised line "
                    "by line): dmesg (also -r, -x, -T, iso, serial "
                    "consoles), syslog (kern.log, journalctl -o short*), "
-                   "json (journalctl -o json), dmesg-json, kmsg "
+                   "json (journalctl -o json), export (journalctl -o "
+                   "export), dmesg-json, kmsg "
                    "(/dev/kmsg), plain (the message alone)")
 
     p = add("collisions", cmd_collisions, "report IDs shared by different "

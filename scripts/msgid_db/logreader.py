@@ -18,6 +18,11 @@ envelope; the reader removes it and says which form it found:
 ``json``
     ``journalctl -o json`` (and ``json-seq``): the ``MESSAGE`` field,
     also when journald stored it as an array of bytes.
+``export``
+    ``journalctl -o export``: the ``MESSAGE=`` field of each entry
+    (``_TRANSPORT``, ``SYSLOG_FACILITY`` and ``SYSLOG_IDENTIFIER`` before
+    it give its origin); a binary ``MESSAGE`` (its size in 8 bytes after
+    the field name's line) too.
 ``dmesg-json``
     ``dmesg --json``: the ``"msg"`` lines (``"pri"`` gives the facility).
 ``kmsg``
@@ -49,7 +54,8 @@ import json
 import re
 from typing import Optional
 
-FORMATS = ("auto", "dmesg", "syslog", "json", "dmesg-json", "kmsg", "plain")
+FORMATS = ("auto", "dmesg", "syslog", "json", "export", "dmesg-json", "kmsg",
+           "plain")
 
 ORIGIN_KERNEL = "kernel"
 ORIGIN_USER = "user"
@@ -92,6 +98,7 @@ SYSLOG_MONO_RE = re.compile(
 SYSLOG_MONO_ANY_RE = re.compile(
     rb"\[\ *\d+\.\d+\]\ " + _HOST + rb"\ " + _TAG, re.VERBOSE)
 KMSG_RE = re.compile(rb"(?P<pri>\d{1,3}),\d{1,20},-?\d{1,20},[^;\n]{0,200};")
+EXPORT_FIELD_RE = re.compile(rb"(?P<key>[A-Z0-9_]{1,64})=")
 DMESG_JSON_RE = re.compile(rb'\s*"(?P<key>msg|pri)":\s*(?P<value>.*?),?\s*$')
 
 #: What a syslog daemon may have kept in a kernel record's text.
@@ -154,6 +161,11 @@ class LogReader:
         self.seen: dict[str, int] = {}
         self._json_pri: Optional[bytes] = None
         self._monotonic = False
+        # journalctl -o export: the fields of the entry read so far (None
+        # until an entry's __CURSOR= has been seen), and whether the line
+        # after "MESSAGE" holds a binary message
+        self._export: Optional[dict[bytes, bytes]] = None
+        self._binary_message = False
 
     def parse(self, line: bytes) -> Record:
         """Return the Record of @line (its newline may be kept)."""
@@ -163,7 +175,7 @@ class LogReader:
         if not rec.is_record or rec.origin == ORIGIN_USER:
             return rec
         text = rec.text
-        if rec.form in ("syslog", "json"):
+        if rec.form in ("syslog", "json", "export"):
             text = text[KERNEL_PREFIX_RE.match(text).end():]  # type: ignore
         m = ID_RE.match(text)
         if m is None and rec.form == "plain":
@@ -182,6 +194,10 @@ class LogReader:
     def _envelope(self, line: bytes) -> Record:
         form = self.form
         auto = form == "auto"
+        if auto or form == "export":
+            rec = self._export_field(line)
+            if rec is not None:
+                return rec
         if line.startswith(b" ") or not line:
             if auto or form == "dmesg-json":
                 m = DMESG_JSON_RE.match(line)
@@ -284,6 +300,54 @@ class LogReader:
         text = text.split(b"\n", 1)[0]
         return Record(line, "json", text,
                       ORIGIN_KERNEL if kernel else ORIGIN_USER, tag, sure=True)
+
+    def _export_field(self, line: bytes) -> Optional[Record]:
+        """journalctl -o export: entries of KEY=value lines, an empty line
+        after each."""
+        if line.startswith(b"__CURSOR=") or (
+                self.form == "export" and self._export is None):
+            self._export = {}
+        fields = self._export
+        if fields is None:
+            return None
+        if self._binary_message:
+            self._binary_message = False
+            return self._export_message(line, line[8:], fields)
+        m = EXPORT_FIELD_RE.match(line)
+        if m is not None:
+            key, value = m.group("key"), line[m.end():]
+            if key == b"MESSAGE":
+                return self._export_message(line, value, fields)
+            fields[key] = value
+        elif line == b"MESSAGE":
+            self._binary_message = True
+        elif not line:
+            fields.clear()      # the end of an entry
+        else:
+            return None         # not export: another form
+        rec = Record(line, "export", b"")
+        rec.is_record = False
+        return rec
+
+    def _export_message(self, line: bytes, text: bytes,
+                        fields: dict[bytes, bytes]) -> Record:
+        transport = fields.get(b"_TRANSPORT")
+        facility = fields.get(b"SYSLOG_FACILITY")
+        ident = fields.get(b"SYSLOG_IDENTIFIER")
+        sure = transport is not None or facility is not None
+        kernel = ((transport in (None, b"kernel"))
+                  and facility in (None, b"0")
+                  and ident in (None, b"kernel"))
+        tag = ""
+        if not kernel:
+            tag = (ident or transport or b"").decode("utf-8",
+                                                     "backslashreplace")
+            pid = fields.get(b"SYSLOG_PID") or fields.get(b"_PID")
+            if pid:
+                tag += "[%s]" % pid.decode("utf-8", "backslashreplace")
+        return Record(line, "export", text,
+                      ORIGIN_KERNEL if kernel else ORIGIN_USER, tag,
+                      sure=sure)
 
     def _dmesg_json(self, line: bytes, m: "re.Match[bytes]") -> Record:
         """dmesg --json: "pri" comes on the line before "msg"."""

@@ -10,11 +10,12 @@ the "(xxxxxxxx): " prefixes:
    as the kernel's syslog(2) buffer (``dmesg -F``): the lines are what
    dmesg prints on this machine, not typed here.  Without a dmesg
    binary they are left out (the tests then skip them);
- * /dev/kmsg, the syslog daemons' files and journalctl's forms are built
-   from their documented formats (Documentation/ABI/testing/dev-kmsg;
+ * /dev/kmsg, pstore dumps, the syslog daemons' files and journalctl's
+   forms are built from their documented formats
+   (Documentation/ABI/testing/dev-kmsg, fs/pstore/platform.c;
    rsyslog's RSYSLOG_TraditionalFileFormat and RSYSLOG_FileFormat;
-   journalctl(1) -o short, short-iso, short-precise, short-monotonic and
-   json, whose fields are systemd.journal-fields(7)'s).  Running journald
+   journalctl(1) -o short, short-iso, short-precise, short-monotonic,
+   json and export, whose fields are systemd.journal-fields(7)'s).  Running journald
    to write a real journal file would take over this host's /dev/kmsg
    and /run/systemd/journal sockets, so it is not done.
 
@@ -229,6 +230,32 @@ def journal_json(with_ids: bool, byte_array: bool = False) -> bytes:
     return b"".join(out)
 
 
+def journal_export(with_ids: bool, binary: bool = False) -> bytes:
+    """journalctl -o export (systemd's JOURNAL_EXPORT_FORMATS): the
+    fields of journal_json() as KEY=value lines, MESSAGE last, an empty
+    line after each entry; with @binary, MESSAGE as its name, a line
+    break, its size as 64-bit little endian and the bytes."""
+    out = []
+    for line in journal_json(with_ids).splitlines():
+        obj = json.loads(line)
+        message = obj.pop("MESSAGE").encode()
+        entry = b"".join(b"%s=%s\n" % (k.encode(), v.encode())
+                         for k, v in obj.items())
+        if binary:
+            entry += (b"MESSAGE\n" + len(message).to_bytes(8, "little")
+                      + message + b"\n")
+        else:
+            entry += b"MESSAGE=" + message + b"\n"
+        out.append(entry + b"\n")
+    return b"".join(out)
+
+
+#: The first line of a pstore/ramoops dmesg dump
+#: (fs/pstore/platform.c: "%s#%d Part%u\n"); the records follow as the
+#: syslog(2) buffer has them.
+PSTORE_HEADER = b"Panic#1 Part1\n"
+
+
 DMESG_OPTIONS = {
     "dmesg": [],
     "dmesg-r": ["-r"],
@@ -249,6 +276,9 @@ def write_forms(directory: str, with_ids: bool) -> dict[str, str]:
         "kern.log-rfc3339": syslog_file(with_ids, True),
         "journal-json": journal_json(with_ids),
         "journal-json-bytes": journal_json(with_ids, True),
+        "journal-export": journal_export(with_ids),
+        "journal-export-binary": journal_export(with_ids, True),
+        "pstore": PSTORE_HEADER + syslog_buffer(with_ids),
         "serial-caller": b"".join(
             b"[%12.6f][    T1] %s\n" % (r[0], text_of(r, with_ids))
             for r in RECORDS),
