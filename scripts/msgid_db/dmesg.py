@@ -27,7 +27,7 @@ from typing import BinaryIO, Callable, Iterable, Optional, TextIO
 
 from msgid_db.catalog import Catalog
 from msgid_db.ids import CLASS_NONE, classify
-from msgid_db.logreader import ORIGIN_USER, LogReader, Record
+from msgid_db.logreader import ORIGIN_KERNEL, ORIGIN_USER, LogReader, Record
 from msgid_db.match import Matcher, Result
 
 #: id -> [(file, line, function, module, class, level)], see Database.id_map.
@@ -60,6 +60,10 @@ HEADER_RE = re.compile(rb"""
     )?""", re.VERBOSE)
 
 MAX_SITES = 3
+#: A line at least this long may have been wrapped by a terminal (80
+#: columns) or a mail program (72, 76, 78: at the last space before, so
+#: a long word makes the line much shorter).
+WRAP_MIN = 40
 #: A format that prints a task as "comm[pid]: ".
 TASK_RE = re.compile(rb"\[%[diu]\]: ")
 
@@ -94,6 +98,10 @@ class Annotator:
         self.matcher = matcher
         self.reader = LogReader(form)
         self._cache: dict[tuple[str, str], bytes] = {}
+        # the last kernel record with an envelope, and its text with the
+        # wrapped lines after it (see fragment())
+        self._prev: Optional[Record] = None
+        self._joined = b""
 
     def find(self, line: bytes) -> Optional[tuple[str, bytes]]:
         """Return (id, message text) if @line carries an ID."""
@@ -181,12 +189,24 @@ class Annotator:
             for line in lines:
                 stats.lines += 1
                 rec = self.parse(line)
-                if pending and (rec.is_record or rec.form != "plain"
-                                or not line.startswith(b" ")):
+                joined = self.fragment(rec, stats)
+                if joined:
+                    # the record before, wrapped: its annotation follows
+                    # this line, which ends it
+                    pending = joined
+                    write(line)
+                elif pending and (rec.is_record or rec.form != "plain"
+                                  or not line.startswith(b" ")):
                     write(pending)
                     pending = b""
-                write(line)
-                if rec.msgid is not None:
+                    write(line)
+                else:
+                    write(line)
+                if joined is not None:
+                    # a wrapped line of the record before, or console
+                    # output between records: never matched on its own
+                    pass
+                elif rec.msgid is not None:
                     pending = self.printed(rec, stats)
                 elif rec.origin == ORIGIN_USER and rec.is_record:
                     stats.user += 1
@@ -214,6 +234,63 @@ class Annotator:
                 write(pending)
             out.flush()
         return stats
+
+    def fragment(self, rec: Record, stats: Stats) -> Optional[bytes]:
+        """None if @rec is a record (or a continuation line that joins
+        nothing).
+
+        A line without an envelope right after a record that has one is
+        no record of its own: a terminal or a mail program wrapped that
+        record's line, or user space wrote to the console between two
+        records.  It is never matched alone.  If the kernel record before
+        was long enough to be wrapped and had no printed ID, its text
+        joined with this line is matched again: the new annotation if
+        that identifies it better, else b"" (None for a line that starts
+        with a space, a continuation line as before)."""
+        prev = self._prev
+        if rec.is_record and (rec.form != "plain" or rec.msgid is not None
+                              or prev is None or not rec.line):
+            self._prev = rec if rec.form != "plain" else None
+            self._joined = rec.text
+            return None
+        cont = not rec.is_record
+        if cont and (prev is None or rec.form != "plain"
+                     or not rec.line.startswith(b" ")):
+            return None
+        assert prev is not None
+        # (a record taken for user space by its text alone may be a
+        # kernel message about a task, cut: "a.out[1234]: segfault at")
+        if prev.msgid is not None or (prev.origin == ORIGIN_USER
+                                      and prev.sure) \
+                or self.matcher is None or len(prev.line) < WRAP_MIN:
+            return None if cont else b""
+        before = self.matcher.identify(self._joined)
+        if prev.origin == ORIGIN_USER:
+            before = Result()
+        best = None
+        for sep in (b"",) if cont else (b"", b" "):
+            text = self._joined + sep + rec.line
+            r = self.matcher.identify(text)
+            if r.how == "match" and r.id is not None and (
+                    best is None or r.literal > best[0].literal):
+                best = (r, text)
+        if best is None or (before.how == "match"
+                            and best[0].literal <= before.literal):
+            return None if cont else b""
+        r, text = best
+        assert r.id is not None
+        if prev.origin == ORIGIN_USER:
+            if not self._names_task(r.id, prev.tag):
+                return None if cont else b""
+            prev.origin = ORIGIN_KERNEL
+            stats.user -= 1
+        self._joined = text
+        if before.how != "match":
+            stats.matched += 1
+            stats.ambiguous -= before.how == "ambiguous"
+        return ("  ~> (%s) matched by text, joined with the line after it "
+                "(wrapped)\n" % r.id).encode() \
+            + self.annotation(r.id, classify(self._joined))
 
     def printed(self, rec: Record, stats: Stats) -> bytes:
         """The annotation of a record with a printed ID: its call sites,
@@ -274,6 +351,11 @@ class Annotator:
         rec = self.parse(line)
         obj: dict = {"line": rec.line.decode("utf-8", "backslashreplace"),
                      "format": rec.form}
+        if self.fragment(rec, Stats()) is not None:
+            # (the object of the record before is out already)
+            obj["fragment"] = True
+            obj["id"] = obj["id_from"] = None
+            return obj
         if rec.is_record:
             obj["origin"] = rec.origin
             if rec.tag and rec.origin == ORIGIN_USER:

@@ -180,8 +180,10 @@ class JsonTest(unittest.TestCase):
         self.assertEqual((objs[0]["id"], objs[0]["class"], objs[0]["subject"],
                           objs[0]["sites"][0]["line"]),
                          (MCE, "hardware", "Machine check exception", 176))
+        # (a line without an envelope after a dmesg record is a wrapped
+        # part of it or console output: issue 37)
         self.assertEqual(objs[1], {"line": "plain \\xff", "format": "plain",
-                                   "origin": "kernel", "id": None,
+                                   "fragment": True, "id": None,
                                    "id_from": None})
         self.assertEqual((objs[2]["id"], objs[2]["sites"], objs[2]["unknown"]),
                          ("deadbeef", [], True))

@@ -79,8 +79,8 @@ def tally(objs: list[dict], with_ids: bool) -> Tally:
     return t
 
 
-class FormsTest(unittest.TestCase):
-    """Every form, with the IDs and with them stripped."""
+class FormsBase(unittest.TestCase):
+    """A database of logforms.INDEX and the boot in every form."""
 
     @classmethod
     def setUpClass(cls) -> None:
@@ -102,6 +102,10 @@ class FormsTest(unittest.TestCase):
     @classmethod
     def tearDownClass(cls) -> None:
         cls.tmp.cleanup()
+
+
+class FormsTest(FormsBase):
+    """Every form, with the IDs and with them stripped."""
 
     def annotate_json(self, path: str) -> list[dict]:
         status, out, err = clirun.run(["--db", self.db, "annotate",
@@ -227,6 +231,85 @@ class FormsTest(unittest.TestCase):
         self.assertEqual(status, 0)
         self.assertEqual({json.loads(x)["format"] for x in out.splitlines()},
                          {"plain"})
+
+
+def wrap(data: bytes, width: int, at_spaces: bool) -> list[list[bytes]]:
+    """The lines of @data as a terminal (every @width bytes) or a mail
+    program (at the last space before @width, the space dropped) wraps
+    them: for each input line, its pieces."""
+    out = []
+    for line in data.splitlines():
+        pieces = []
+        while len(line) > width:
+            cut = line.rfind(b" ", 0, width) if at_spaces else width
+            if cut <= 0:
+                cut = width
+            pieces.append(line[:cut])
+            line = line[cut + 1 if at_spaces and line[cut:cut + 1] == b" "
+                        else cut:]
+        pieces.append(line)
+        out.append(pieces)
+    return out
+
+
+class WrappedTest(FormsBase):
+    """Issue 37 point 3: a line wrapped by a terminal or a mail program.
+    Its pieces are never matched alone; the record is matched on its
+    pieces joined."""
+
+    def run_wrapped(self, name: str, width: int, at_spaces: bool
+                    ) -> tuple[int, int]:
+        """(identified, wrong) of the kernel records of form @name,
+        stripped, wrapped."""
+        with open(self.forms[False][name], "rb") as f:
+            records = wrap(f.read(), width, at_spaces)
+        path = os.path.join(self.tmp.name, "wrapped-%s-%d" % (name, width))
+        with open(path, "wb") as f:
+            f.write(b"".join(p + b"\n" for pieces in records for p in pieces))
+        status, out, _ = run_text(["--db", self.db, "annotate", path])
+        self.assertEqual(status, 0)
+        # the IDs named after each record's pieces
+        found: list[list[str]] = [[] for _ in records]
+        pieces = [(i, p) for i, ps in enumerate(records) for p in ps]
+        k = -1
+        for line in out.splitlines():
+            if line.startswith("  "):
+                if line.startswith("  ~> ("):
+                    found[pieces[k][0]].append(line[6:14])
+                continue
+            k += 1
+            self.assertEqual(line.encode(), pieces[k][1])
+        identified = wrong = 0
+        for ids_found, rec in zip(found, RECORDS):
+            canon = rec[3]
+            if canon is None:
+                self.assertEqual(ids_found, [], rec)
+                continue
+            wrong += any(i != ID[canon] for i in ids_found)
+            identified += ID[canon] in ids_found
+        return identified, wrong
+
+    def test_wrapped_lines(self) -> None:
+        for name in ("kern.log", "journal-short", "serial-caller"):
+            for width, at_spaces in ((80, False), (72, True)):
+                what = "%s at %d" % (name, width)
+                identified, wrong = self.run_wrapped(name, width, at_spaces)
+                self.assertEqual(wrong, 0, what)
+                self.assertEqual(identified, KERNEL_RECORDS, what)
+
+    def test_console_output_is_not_matched(self) -> None:
+        """User space's console output between kernel records (a serial
+        log) has no envelope: it is not matched."""
+        path = os.path.join(self.tmp.name, "console.log")
+        with open(path, "wb") as f:
+            f.write(b"[    1.366100] Run /init as init process\n"
+                    b"Run /init as init process\n")
+        status, out, _ = clirun.run(["--db", self.db, "annotate", "--json",
+                                     path])
+        objs = [json.loads(x) for x in out.splitlines()]
+        self.assertEqual([o["id"] for o in objs],
+                         [ID[b"Run %s as init process"], None])
+        self.assertTrue(objs[1]["fragment"])
 
 
 class ReaderTest(unittest.TestCase):
