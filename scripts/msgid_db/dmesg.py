@@ -97,7 +97,7 @@ class Annotator:
         self.max_sites = max_sites
         self.matcher = matcher
         self.reader = LogReader(form)
-        self._cache: dict[tuple[str, str], bytes] = {}
+        self._cache: dict[tuple[str, str, str], bytes] = {}
         # the last kernel record with an envelope, and its text with the
         # wrapped lines after it (see fragment())
         self._prev: Optional[Record] = None
@@ -142,13 +142,23 @@ class Annotator:
         entry = self.catalog.get(msgid) if self.catalog else None
         return entry.subject if entry else None
 
-    def annotation(self, msgid: str, text_class: str) -> bytes:
-        """Return the annotation lines for @msgid (b"" if unknown)."""
-        key = (msgid, text_class)
+    def annotation(self, msgid: str, text_class: str,
+                   text: bytes = b"") -> bytes:
+        """Return the annotation lines for @msgid (b"" if unknown).
+
+        An ID of many call sites ("%s" is printed by dozens) lists first
+        those whose file or function names the first word of @text (the
+        "ACPI" of "ACPI: FACS ..."), not the same unrelated ones for
+        every line."""
+        sites = self.sites.get(msgid, [])
+        hint = _hint(text) if len(sites) > self.max_sites else ""
+        key = (msgid, text_class, hint)
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        sites = self.sites.get(msgid, [])
+        if hint:
+            sites = sorted(sites, key=lambda site: hint not in (
+                site[0].lower() + " " + site[2].lower()))
         out = []
         for file, line, func, module, site_class, level in \
                 sites[:self.max_sites]:
@@ -290,7 +300,7 @@ class Annotator:
             stats.ambiguous -= before.how == "ambiguous"
         return ("  ~> (%s) matched by text, joined with the line after it "
                 "(wrapped)\n" % r.id).encode() \
-            + self.annotation(r.id, classify(self._joined))
+            + self.annotation(r.id, classify(self._joined), self._joined)
 
     def printed(self, rec: Record, stats: Stats) -> bytes:
         """The annotation of a record with a printed ID: its call sites,
@@ -301,7 +311,7 @@ class Annotator:
         stats.with_id += 1
         if msgid in self.sites:
             stats.resolved += 1
-            pending = self.annotation(msgid, classify(rec.text))
+            pending = self.annotation(msgid, classify(rec.text), rec.text)
         else:
             pending = ("  ?? (%s) is not in the database: built from "
                        "another kernel?\n" % msgid).encode()
@@ -327,7 +337,7 @@ class Annotator:
             stats.matched += 1
             return ("  ~> (%s) matched by text%s\n" % (
                 r.id, ", a KERN_CONT join" if r.cont else "")).encode() \
-                + self.annotation(r.id, classify(rec.text))
+                + self.annotation(r.id, classify(rec.text), rec.text)
         if r.how == "ambiguous":
             stats.ambiguous += 1
             return ("  ?> ambiguous: %s\n" % " ".join(
@@ -425,6 +435,15 @@ class Annotator:
         finally:
             out.flush()
         return stats
+
+
+_HINT_RE = re.compile(rb"[A-Za-z][A-Za-z0-9_]{2,31}")
+
+
+def _hint(text: bytes) -> str:
+    """The first word of a message, lower case ("acpi"), or ""."""
+    m = _HINT_RE.match(text)
+    return m.group().decode().lower() if m else ""
 
 
 def _one_line(text: str) -> str:

@@ -96,6 +96,30 @@ class AnnotateTest(unittest.TestCase):
         self.assertIn(b"and 2 more call sites", out)
         self.assertIn(b" [m]", out)
 
+    def test_sites_named_by_the_text_come_first(self) -> None:
+        """Issue 37: twelve ACPI lines of one "%s" ID each listed the
+        same three unrelated call sites first."""
+        msgid = "%08x" % zlib.crc32(b"%s")
+        sites = dict(SITES)
+        sites[msgid] = [
+            ("arch/x86/kernel/cpu/common.c", 2073, "print_cpu_info",
+             "vmlinux", "none", "c"),
+            ("arch/x86/pci/amd_bus.c", 281, "early_root_info_init",
+             "vmlinux", "none", "c"),
+            ("kernel/printk/printk.c", 10, "f", "vmlinux", "none", "6"),
+            ("lib/x.c", 11, "g", "vmlinux", "none", "6"),
+            ("drivers/acpi/osl.c", 170, "acpi_os_vprintf", "vmlinux",
+             "none", "-1")]
+        a = Annotator(sites, CATALOG)
+        out = run(a, b"(%s): ACPI: FACS 0x000000003FFE0000 000040\n"
+                  b"(%s): CPU0: Intel Xeon\n" % (msgid.encode(),
+                                                  msgid.encode()))
+        lines = out.splitlines()
+        self.assertTrue(lines[1].startswith(b"  -> drivers/acpi/osl.c:170 "),
+                        out)
+        # no word of the text names a site: the database's order
+        self.assertTrue(lines[6].startswith(b"  -> arch/x86/kernel/cpu/"), out)
+
     def test_strings_rows_name_their_binary(self) -> None:
         """Rows of a kernel without index (origin strings) have no
         file:line: the annotation names the binary instead of "?:0"."""
