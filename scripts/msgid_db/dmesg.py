@@ -1,15 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Find message IDs in kernel logs and annotate them with call sites.
 
-Recognised line shapes (the ID follows the header directly)::
-
-    [    1.234567] (1a2b3c4d): text            dmesg, serial console
-    <6>[    1.234567] (1a2b3c4d): text         dmesg -r
-    [Tue Dec  3 10:00:00 2024] (1a2b3c4d): .. dmesg -T
-    kern  :info  : [    1.2] (1a2b3c4d): ..    dmesg -x
-    Dec 03 10:00:00 host kernel: (1a2b3c4d): . journalctl -k -o short(-iso,...)
-    (1a2b3c4d): text                           journalctl -o cat, no timestamps
-    6,123,456789,-;(1a2b3c4d): text            /dev/kmsg records
+Each line is read by msgid_db.logreader, which takes the message out of
+its envelope (dmesg, syslog and journalctl forms, JSON, /dev/kmsg) and
+finds a printed "(xxxxxxxx): " ID; a line without one is identified by
+its text (msgid_db.match), and a record of user space is labelled so.
 
 Other lines, including binary data and invalid UTF-8, pass through
 unchanged.  The annotation of a line is printed after it and after any
@@ -33,6 +28,8 @@ from msgid_db.match import Matcher, Result
 #: id -> [(file, line, function, module, class, level)], see Database.id_map.
 SiteMap = dict[str, list[tuple[str, int, str, str, str, str]]]
 
+#: A line with an ID in the forms dmesg and journalctl print (kept for
+#: msgid_db.bench; annotate reads lines with msgid_db.logreader).
 LINE_RE = re.compile(rb"""
     (?:<\d{1,3}>)?                                  # dmesg -r, syslog PRI
     (?: \d{1,3},\d+,-?\d+,[^;\n]{0,200};            # /dev/kmsg header
@@ -44,20 +41,6 @@ LINE_RE = re.compile(rb"""
       | (?:\[[^\]\n]{1,64}\]\ ?)+                   # [timestamp] [T1] ...
     )?
     \((?P<id>[0-9a-f]{8})\):\ """, re.VERBOSE)
-
-#: The header of a line without an ID (timestamps, caller, syslog...);
-#: what follows is the message text the matcher identifies.
-HEADER_RE = re.compile(rb"""
-    (?:<\d{1,3}>)?
-    (?: \d{1,3},\d+,-?\d+,[^;\n]{0,200};
-      | (?: [A-Z][a-z]{2}\ [ \d]\d\ \d\d:\d\d:\d\d(?:\.\d+)?
-          | \d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*
-          | \[[ \d.]{1,32}\] )
-        \ \S{1,255}\ kernel:\ (?:\[\ *[TC]\d{1,10}\]\ ?)?
-      | [a-z]{1,8}\ *:[a-z]{1,8}\ *:\ ?(?:\[[ \d.]{1,32}\]\ ?)?
-      | \[(?:[ \d.]{1,32}|[A-Z][a-z]{2}\ [^\]\n]{1,40})\]\ ?
-        (?:\[\ *[TC]\d{1,10}\]\ ?)?
-    )?""", re.VERBOSE)
 
 MAX_SITES = 3
 #: A line at least this long may have been wrapped by a terminal (80

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tests of msgid-db.py catalog-todo: IDs that have no catalog entry."""
 
+import json
 import os
 import tempfile
 import unittest
@@ -73,6 +74,20 @@ class TodoTest(unittest.TestCase):
                          ['%s 2 "hello world"' % HELLO,
                           '%s 1 "[Hardware Error]: bank 3 broke"' % BANK])
         self.assertIn("2 IDs without a catalog entry (count: records)", err)
+
+    def test_logs_in_other_forms(self) -> None:
+        """The IDs of journalctl -o json and kern.log lines count too
+        (msgid_db.logreader)."""
+        log = os.path.join(self.tmp.name, "journal")
+        with open(log, "wb") as f:
+            f.write(json.dumps({"MESSAGE": "(%s): hello world" % HELLO,
+                                "_TRANSPORT": "kernel"}).encode() + b"\n"
+                    + b"Dec  6 18:45:46 host kernel: [    2.0] (%s): hello "
+                    b"again\n" % HELLO.encode())
+        status, out, _ = self.run_cli("catalog-todo", "--catalog",
+                                      self.cat, log)
+        self.assertEqual(status, 0)
+        self.assertEqual(out.splitlines(), ['%s 2 "hello world"' % HELLO])
 
     def test_class_and_logs_exclusive(self) -> None:
         status, _, err = self.run_cli("catalog-todo", "--class", "hardware",
