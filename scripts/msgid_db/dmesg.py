@@ -97,6 +97,12 @@ class Annotator:
         """The Record of @line; a text that looks like a program's
         ("name[pid]: ") is user space unless a kernel format matches it."""
         rec = self.reader.parse(line)
+        if not rec.is_record and self._prev is None and rec.form == "plain" \
+                and rec.line.strip():
+            # A log without envelopes (dmesg -t, journalctl -o cat): a
+            # line that starts with a space is a kernel message of its
+            # own ("  node   0: [mem ...]"), not a continuation line.
+            rec.is_record = True
         if rec.maybe_user:
             r = (self.matcher.identify(rec.text) if self.matcher is not None
                  else None)

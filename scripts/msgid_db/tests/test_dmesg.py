@@ -192,6 +192,31 @@ class AnnotateTest(unittest.TestCase):
         self.assertLess(time.perf_counter() - start, 10)
 
 
+class LeadingSpaceTest(unittest.TestCase):
+    """A kernel message may start with spaces ("  node   0: [mem ...]",
+    printed by "  node %2d: [mem %#018Lx-%#018Lx]\\n")."""
+
+    def setUp(self) -> None:
+        from msgid_db.match import Matcher
+        fmt = b"  node %2d: [mem %#018Lx-%#018Lx]"
+        self.id = "%08x" % zlib.crc32(fmt)
+        self.a = Annotator({self.id: [("mm/mm_init.c", 1, "f", "vmlinux",
+                                       "none", "6")]},
+                           matcher=Matcher([(self.id, fmt, False)]))
+        self.line = b"  node   0: [mem 0x0000000000001000-0x000000000009efff]"
+
+    def test_in_a_log_without_envelopes(self) -> None:
+        """dmesg -t: the line is a record of its own and is matched."""
+        out = run(self.a, b"Zone ranges:\n" + self.line + b"\n")
+        self.assertIn(b"  ~> (%s) matched by text" % self.id.encode(), out)
+
+    def test_after_a_record_with_an_envelope(self) -> None:
+        """After a /dev/kmsg record it is a dictionary or continuation
+        line: never matched."""
+        out = run(self.a, b"6,1,2,-;Zone ranges:\n" + self.line + b"\n")
+        self.assertNotIn(b"~>", out)
+
+
 class JsonTest(unittest.TestCase):
     def test_json(self) -> None:
         a = Annotator(SITES, CATALOG)
