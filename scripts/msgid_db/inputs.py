@@ -63,12 +63,13 @@ class LogInputs:
         self.paths = paths or ["-"]
         self.opener = opener or open
         self._fd: Optional[int] = None    # the stream read with os.read()
-        self._buf = b""
+        self._buf = b""     # read, not yet yielded from self._pos on
+        self._pos = 0
 
     def idle(self) -> bool:
         """Whether no further line is ready to read (a live stream that
         has nothing more yet); never for a regular file."""
-        if self._fd is None or b"\n" in self._buf:
+        if self._fd is None or self._buf.find(b"\n", self._pos) >= 0:
             return False
         try:
             ready, _, _ = select.select([self._fd], [], [], IDLE_SECONDS)
@@ -118,6 +119,7 @@ class LogInputs:
         finally:
             self._fd = None
             self._buf = b""
+            self._pos = 0
 
     def _file(self, f: BinaryIO, path: str) -> Iterator[bytes]:
         """A regular file, decompressed if it is compressed."""
@@ -164,15 +166,17 @@ class LogInputs:
                     chunk = inflate.decompress(chunk)
                 except zlib.error as e:
                     raise _damaged(path, "gzip", e) from None
-            self._buf += chunk
+            self._buf = self._buf[self._pos:] + chunk
+            self._pos = 0
             while True:
-                nl = self._buf.find(b"\n")
+                nl = self._buf.find(b"\n", self._pos)
                 if nl < 0:
                     break
-                line, self._buf = self._buf[:nl + 1], self._buf[nl + 1:]
+                line = self._buf[self._pos:nl + 1]
+                self._pos = nl + 1
                 yield line
         if inflate is not None and not inflate.eof:
             raise _damaged(path, "gzip", EOFError("cut short"))
-        if self._buf:
-            line, self._buf = self._buf, b""
+        if self._pos < len(self._buf):
+            line, self._buf, self._pos = self._buf[self._pos:], b"", 0
             yield line
