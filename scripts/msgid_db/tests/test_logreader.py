@@ -190,6 +190,29 @@ class FormsTest(FormsBase):
         self.assertEqual((stats.with_id, stats.resolved, stats.user),
                          (KERNEL_RECORDS, KERNEL_RECORDS, USER_RECORDS))
 
+    def test_figures_leave_user_space_out(self) -> None:
+        """msgid_db.figures (make bench-db, the boot log tests): records
+        of user space count neither as records nor as early records."""
+        from msgid_db import figures
+        path = os.path.join(self.tmp.name, "boot-for-figures.log")
+        with open(path, "wb") as f:
+            for n, rec in enumerate(RECORDS):
+                # the first three before the switch: no ID
+                f.write(b"[%12.6f] %s\n" % (rec[0], logforms.text_of(
+                    rec, n >= 3)))
+        fig = figures.match_figures(self.db, path)
+        early_user = sum(1 for r in RECORDS[:3] if r[3] is None)
+        self.assertEqual(early_user, 0)
+        self.assertEqual((fig.early, fig.records, fig.right, len(fig.wrong)),
+                         (3, KERNEL_RECORDS - 3, KERNEL_RECORDS - 3, 0))
+        # user space before the switch is no early record either
+        with open(path, "wb") as f:
+            f.write(b"[    0.5] systemd[1]: Started Journal Service.\n"
+                    b"[    0.6] (%s): Run /init as init process\n"
+                    % ID[b"Run %s as init process"].encode())
+        fig = figures.match_figures(self.db, path)
+        self.assertEqual((fig.early, fig.records), (0, 1))
+
     def test_text_output_labels_user_space(self) -> None:
         status, out, _ = run_text(["--db", self.db, "annotate",
                                    self.forms[False]["kern.log"]])
