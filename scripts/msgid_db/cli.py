@@ -526,6 +526,7 @@ def cmd_annotate(args: argparse.Namespace) -> int:
                           matcher=matcher, form=args.format)
     logs = _open_inputs(args.files)
     try:
+        db_release = db.meta().get("kernel_release", "")
         if args.json:
             stats = annotator.annotate_json(logs, sys.stdout, logs.idle)
         else:
@@ -533,13 +534,18 @@ def cmd_annotate(args: argparse.Namespace) -> int:
             stats = annotator.annotate(logs, sys.stdout.buffer, logs.idle)
     finally:
         db.close()
-    _annotate_summary(stats)
+    _annotate_summary(stats, annotator.release, db_release)
     return EXIT_OK
 
 
-def _annotate_summary(stats: "dmesg.Stats") -> None:
-    """Say on stderr when the log's printed IDs are not the database's:
-    a database of another kernel gives no call site for them."""
+def _annotate_summary(stats: "dmesg.Stats", log_release: str,
+                      db_release: str) -> None:
+    """Say on stderr when the database does not look like the log's
+    kernel: printed IDs it does not know, another release."""
+    if log_release and db_release and log_release != db_release:
+        _warn("the log is of kernel %s (its 'Linux version' record), the "
+              "database of %s: IDs and call sites may differ"
+              % (log_release, db_release))
     if stats.unknown:
         _warn("%d of %d printed IDs unknown: is this database built from "
               "this kernel? (msgid-db.py build on the kernel that wrote "

@@ -85,6 +85,9 @@ class Annotator:
         # wrapped lines after it (see fragment())
         self._prev: Optional[Record] = None
         self._joined = b""
+        #: the release of the kernel that wrote the log, from its "Linux
+        #: version" record ("" if none was read)
+        self.release = ""
 
     def find(self, line: bytes) -> Optional[tuple[str, bytes]]:
         """Return (id, message text) if @line carries an ID."""
@@ -97,6 +100,10 @@ class Annotator:
         """The Record of @line; a text that looks like a program's
         ("name[pid]: ") is user space unless a kernel format matches it."""
         rec = self.reader.parse(line)
+        if rec.text.startswith(b"Linux version ") and rec.is_record:
+            # the first record of a boot names the kernel's release
+            self.release = rec.text[14:].split(b" ", 1)[0].decode(
+                "utf-8", "backslashreplace")
         if not rec.is_record and self._prev is None and rec.form == "plain" \
                 and rec.line.strip():
             # A log without envelopes (dmesg -t, journalctl -o cat): a

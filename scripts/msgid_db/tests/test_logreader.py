@@ -245,6 +245,24 @@ class FormsTest(FormsBase):
         self.assertIn("  ?? (deadbeef) is not in the database", outs[0])
         self.assertTrue(json.loads(outs[1].splitlines()[0])["unknown"])
 
+    def test_another_release_is_named(self) -> None:
+        """The log's "Linux version" against the database's release."""
+        from msgid_db import database as db_mod
+        db = os.path.join(self.tmp.name, "release.db")
+        db_mod.write(db, db_mod.open_db(self.db).all_sites(),
+                     {"kernel_release": "7.3.4"})
+        path = os.path.join(self.tmp.name, "release.log")
+        for release, warned in (("6.12.9", True), ("7.3.4", False)):
+            with open(path, "wb") as f:
+                f.write(b"[    0.000000] Linux version %s (gcc 14) #1 SMP\n"
+                        % release.encode())
+            for argv in (["annotate", path], ["annotate", "--json", path]):
+                status, _, err = run_text(["--db", db] + argv)
+                self.assertEqual(status, 0)
+                self.assertEqual("the log is of kernel %s (its 'Linux "
+                                 "version' record), the database of 7.3.4"
+                                 % release in err, warned, err)
+
     def test_format_option(self) -> None:
         """--format kmsg reads /dev/kmsg records only: a syslog line is
         then taken as it is."""
