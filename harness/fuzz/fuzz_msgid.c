@@ -40,8 +40,8 @@
  *
  * Checks, for every level as a starting point, printk_msgid_get() twice
  * (cold and warm cache), on the CPU the program chose, against the model;
- * printk_msgid_wanted(), and printk_msgid_prefix() on a trace made as
- * vprintk_store() makes it; the per-CPU count of formats hashed
+ * printk_msgid_wanted(), printk_msgid_size() and printk_msgid_prefix() as
+ * vprintk_store() calls them; the per-CPU count of formats hashed
  * (printk_msgid_hashed_here()) against what the cache rules allow; the
  * debugfs statistics summed over the CPUs. At start-up, a boot: records
  * before, during and after setup_per_cpu_areas(), the early initcall,
@@ -621,9 +621,15 @@ static void walk(struct src *src, const char *fmt, struct printf_trace *trace)
 		case 'p':
 			v = arg(src, *f == 'V' ? K_VAF : K_PTR);
 			if (*f == 'V') {
-				/* The first %pV ends the trace of this level. */
+				/*
+				 * The first %pV ends the trace of this level. One
+				 * printed as "(null)" or "(efault)" is not followed,
+				 * and this wrapper's %s are not recorded.
+				 */
 				if (deref_ok(v))
 					follow(src, v, trace);
+				else if (trace)
+					trace->nstr = 0;
 				trace = NULL;
 			}
 			while (k_isalnum(*f))
@@ -938,7 +944,7 @@ static void check_prefix(struct ctx *c, va_list args0)
 	const struct printf_trace *w = &c->want[0];
 	const char *looked[PRINTF_TRACE_STRS];
 	int nlooked, class = want_class(w, looked, &nlooked);
-	struct printf_trace t;
+	struct printk_msgid m;
 	unsigned long h0;
 	va_list args2;
 	u16 n;
@@ -952,16 +958,17 @@ static void check_prefix(struct ctx *c, va_list args0)
 	if (!printk_msgid_wanted(0))
 		fail("printk_msgid_wanted(0) with the switch on");
 
+	/* vprintk_store(): printk_msgid_size() sizes and identifies. */
 	va_copy(args2, args0);
 	want_trace = w;
-	vsnprintf_trace(NULL, 0, c->lv[0].fmt, args2, &t);
+	h0 = id_begin(next_cpu(c));
+	printk_msgid_size(NULL, 0, c->lv[0].fmt, args2, &m);
+	id_end(w, h0, "size");
 	want_trace = NULL;
 	va_end(args2);
 
 	memset(buf, 0x5a, sizeof(buf));
-	h0 = id_begin(next_cpu(c));
-	n = printk_msgid_prefix(buf, &t);
-	id_end(w, h0, "prefix");
+	n = printk_msgid_prefix(buf, &m);
 	stat_count[class]++;
 	stat_last[class] = ref_id(w->fmt);
 	snprintf(want, sizeof(want), "(%08x): ", ref_id(w->fmt));
@@ -1014,15 +1021,19 @@ static void boot_record(bool percpu, int class, const char *fmt, ...)
 {
 	char buf[PRINTK_MSGID_PREFIX_LEN];
 	struct printf_trace t;
+	struct printk_msgid m;
 	unsigned long h0 = 0;
-	va_list ap;
+	va_list ap, ap2;
 
 	va_start(ap, fmt);
+	va_copy(ap2, ap);
 	vsnprintf_trace(NULL, 0, fmt, ap, &t);
-	va_end(ap);
 	if (percpu)
 		h0 = id_begin(shim_cpu);
-	if (printk_msgid_prefix(buf, &t) != PRINTK_MSGID_PREFIX_LEN)
+	printk_msgid_size(NULL, 0, fmt, ap2, &m);
+	va_end(ap2);
+	va_end(ap);
+	if (printk_msgid_prefix(buf, &m) != PRINTK_MSGID_PREFIX_LEN)
 		fail("boot: printk_msgid_prefix()");
 	if (percpu)
 		id_end(&t, h0, "boot");

@@ -12,8 +12,6 @@
 #include <linux/stdarg.h>
 #include <linux/types.h>
 
-struct printf_trace;
-
 /* Length of the "(%08x): " prefix that starts an identified record. */
 #define PRINTK_MSGID_PREFIX_LEN		12
 
@@ -55,7 +53,10 @@ u32 printk_msgid_hash(const char *fmt);
 __printf(2, 0)
 void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args);
 char *printk_msgid_render(char *buf, u32 id);
-u16 printk_msgid_prefix(char *buf, const struct printf_trace *trace);
+__printf(3, 0)
+int printk_msgid_size(char *buf, size_t size, const char *fmt, va_list args,
+		      struct printk_msgid *msgid);
+u16 printk_msgid_prefix(char *buf, const struct printk_msgid *msgid);
 #if IS_ENABLED(CONFIG_KUNIT)
 unsigned long printk_msgid_hashed_here(void);
 #endif
@@ -72,7 +73,7 @@ DECLARE_STATIC_KEY_FALSE(printk_msgid_key);
  * printk.msgid is toggled. When the switch is off this is one static
  * branch.
  *
- * Return: true if the record is to be sized with vsnprintf_trace() and
+ * Return: true if the record is to be sized with printk_msgid_size() and
  * given a prefix by printk_msgid_prefix().
  */
 static inline bool printk_msgid_wanted(int facility)

@@ -73,10 +73,14 @@ const char *printk_msgid_canonical(const char *fmt, size_t *len)
 }
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_canonical);
 
-/* Step 3 of the rule: what zlib's crc32() computes, so user space can too. */
+/*
+ * Step 3 of the rule: what zlib's crc32() computes, so user space can too.
+ * The generic table code in every context: an NMI may print, and a format
+ * is too short for the architecture's code to repay its FPU section.
+ */
 static u32 msgid_crc(const char *s, size_t len)
 {
-	return ~crc32_le(~0, s, len);
+	return ~crc32_le_generic(~0, s, len);
 }
 
 /**
@@ -326,28 +330,60 @@ msgid_class(u64 e, const struct printf_trace *trace)
 	return msgid_strs_class(trace);
 }
 
+/* Size a message with vsnprintf_trace() and identify its caller's format. */
+static int msgid_size(char *buf, size_t size, const char *fmt, va_list args,
+		      struct printk_msgid *msgid)
+{
+	struct printf_trace trace;
+	int len;
+	u64 e;
+
+	len = vsnprintf_trace(buf, size, fmt, args, &trace);
+	e = msgid_format(trace.fmt);
+	msgid->fmt = trace.fmt;
+	msgid->id = (u32)e;
+	msgid->class = msgid_class(e, &trace);
+	return len;
+}
+
+/**
+ * printk_msgid_size - size a new record and identify it
+ * @buf: where to format the start of the record, as for vsnprintf()
+ * @size: the size of @buf
+ * @fmt: the format passed to printk()
+ * @args: its arguments, consumed as by vsnprintf()
+ * @msgid: filled with the caller's format, its identifier and class
+ *
+ * vprintk_store() sizes every record with vsnprintf(); for a record that
+ * carries an identifier it calls this instead, which sizes it with
+ * vsnprintf_trace() to find the caller's format. The trace lives in this
+ * function's frame, not in vprintk_store()'s, so printk costs no stack
+ * for it while identifiers are off. Safe in any context, NMI included:
+ * no lock, no allocation, no FPU.
+ *
+ * Return: as vsnprintf().
+ */
+int printk_msgid_size(char *buf, size_t size, const char *fmt, va_list args,
+		      struct printk_msgid *msgid)
+{
+	return msgid_size(buf, size, fmt, args, msgid);
+}
+
 /**
  * printk_msgid_get - identify a printk() call
  * @msgid: filled with the caller's format, its identifier and class
  * @fmt: the format passed to printk()
  * @args: its arguments; they are not consumed
  *
- * Sizes the message with vsnprintf_trace() to find the caller's format,
- * as vprintk_store() does for every identified record.
+ * Identifies the call as vprintk_store() does for every identified record.
  */
 void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 {
-	struct printf_trace trace;
 	va_list ap;
-	u64 e;
 
 	va_copy(ap, args);
-	vsnprintf_trace(NULL, 0, fmt, ap, &trace);
+	msgid_size(NULL, 0, fmt, ap, msgid);
 	va_end(ap);
-	e = msgid_format(trace.fmt);
-	msgid->fmt = trace.fmt;
-	msgid->id = (u32)e;
-	msgid->class = msgid_class(e, &trace);
 }
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_get);
 
@@ -376,23 +412,20 @@ EXPORT_SYMBOL_IF_KUNIT(printk_msgid_render);
 static u32 msgid_last[PRINTK_MSGID_NR_CLASSES];
 
 /**
- * printk_msgid_prefix - identify a new record and write its prefix
+ * printk_msgid_prefix - count a new record and write its prefix
  * @buf: room for PRINTK_MSGID_PREFIX_LEN bytes
- * @trace: what vsnprintf_trace() reported when it sized the record
+ * @msgid: what printk_msgid_size() found when it sized the record
  *
  * Safe in any context, NMI included: no lock, no allocation.
  *
  * Return: PRINTK_MSGID_PREFIX_LEN.
  */
-u16 printk_msgid_prefix(char *buf, const struct printf_trace *trace)
+u16 printk_msgid_prefix(char *buf, const struct printk_msgid *msgid)
 {
-	u64 e = msgid_format(trace->fmt);
-	enum printk_msgid_class class = msgid_class(e, trace);
-
-	msgid_count(class);
-	if (class)
-		WRITE_ONCE(msgid_last[class], (u32)e);
-	printk_msgid_render(buf, (u32)e);
+	msgid_count(msgid->class);
+	if (msgid->class)
+		WRITE_ONCE(msgid_last[msgid->class], msgid->id);
+	printk_msgid_render(buf, msgid->id);
 	return PRINTK_MSGID_PREFIX_LEN;
 }
 
