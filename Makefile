@@ -12,6 +12,10 @@ OFF := $(H)/configs/msgid-off.config
 # (lockdep, KASAN, UBSAN) and the KUnit suites built in.
 DEBUG := $(H)/configs/hw-debug.config
 SMP := $(H)/configs/smp-kcsan.config
+# What a distribution kernel enables that changes printk's paths: the
+# architecture's CRC, SysRq's NMI backtraces, machine checks, dynamic
+# preemption (the test kernel and the KCSAN kernel).
+DISTRO := $(H)/configs/distro.config
 # Every job runs under jobs.sh, which logs its wall time (out/jobs.log).
 J = $(H)/jobs.sh run $@
 
@@ -62,13 +66,13 @@ refresh:
 	$(J) $(H)/refresh.sh
 
 kernel: tree
-	$(J) $(H)/build.sh msgid $(X86) $(WRAPPERS) $(DEBUG)
+	$(J) $(H)/build.sh msgid $(X86) $(DISTRO) $(WRAPPERS) $(DEBUG)
 
 kernel-off: tree
-	$(J) $(H)/build.sh nomsgid $(X86) $(WRAPPERS) $(DEBUG) $(OFF)
+	$(J) $(H)/build.sh nomsgid $(X86) $(DISTRO) $(WRAPPERS) $(DEBUG) $(OFF)
 
 kernel-smp: tree
-	$(J) $(H)/build.sh smp $(X86) $(SMP)
+	$(J) $(H)/build.sh smp $(X86) $(DISTRO) $(SMP)
 
 kernel-arm64: tree
 	ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- $(J) $(H)/build.sh arm64 $(H)/configs/arm64.config

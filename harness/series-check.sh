@@ -52,7 +52,8 @@ state=$OUT/series-check.state
 # before the wrapper patches one without the wrapper subsystems and the
 # debug options but with what compiles every file those patches change
 # (series.config).
-frags=("$ROOT/harness/configs/x86_64.config" "$ROOT/harness/configs/wrappers.config"
+frags=("$ROOT/harness/configs/x86_64.config" "$ROOT/harness/configs/distro.config"
+	"$ROOT/harness/configs/wrappers.config"
 	"$ROOT/harness/configs/hw-debug.config")
 small=("$ROOT/harness/configs/x86_64.config" "$ROOT/harness/configs/series.config")
 mapfile -t wrapper_dirs < <(sed -n 's/^# series-check: //p' "$ROOT/harness/configs/wrappers.config" | tr ' ' '\n')
@@ -220,7 +221,7 @@ for c in $(git -C "$am" rev-list --reverse "base..$tip"); do
 			exit 0
 		fi
 		cur=full reconf=yes
-		say "patch $i: from here on make kernel's configuration (x86_64.config + wrappers.config + hw-debug.config)"
+		say "patch $i: from here on make kernel's configuration (x86_64.config + distro.config + wrappers.config + hw-debug.config)"
 	fi
 	if [ $cur = small ] && [ "$stage" = full ]; then
 		prev=$c
