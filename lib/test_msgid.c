@@ -14,7 +14,8 @@
  * case names. The case "stress" prints for stress_ms milliseconds (module
  * parameter) from one kthread per online CPU, from an hrtimer in hard irq
  * context and from a timer in soft irq context, while the selftest flips
- * printk.msgid on and off. Built in (make check-smp), its formats are in
+ * printk.msgid on and off; on x86 also from an NMI handler on every CPU,
+ * and SysRq 'l' prints NMI backtraces meanwhile. Built in, its formats are in
  * vmlinux: the identifier cache keeps them, and the stress runs it from
  * every CPU at once.
  *
@@ -61,8 +62,14 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
+#include <linux/sysrq.h>
 #include <linux/timer.h>
 #include <linux/uaccess.h>
+
+#ifdef CONFIG_X86_LOCAL_APIC
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#endif
 
 #if IS_REACHABLE(CONFIG_DRM)
 #include <drm/drm_print.h>
@@ -211,8 +218,13 @@ static void test_msgid_nested(void)
 
 static void test_msgid_hw_err(void)
 {
-	pr_emerg(HW_ERR "CPU %d: Machine Check: test event %d Bank %d: %016llx\n",
-		 raw_smp_processor_id(), 1, 4, 0xbe00000000800400ULL);
+	/*
+	 * Shaped like mce's report, but it says in its own text that it is
+	 * synthetic, and is printed at KERN_INFO: the class comes from the
+	 * tag, so nothing that watches levels or consoles is woken.
+	 */
+	pr_info(HW_ERR "CPU %d: Machine Check: synthetic test event %d (not a hardware error) Bank %d: %016llx\n",
+		raw_smp_processor_id(), 1, 4, 0xbe00000000800400ULL);
 }
 
 /* The tags arrive through a %s argument, as in ghes_print_estatus(). */
@@ -361,9 +373,118 @@ static void test_msgid_stress_softirq_fn(struct timer_list *timer)
 		mod_timer(timer, jiffies + 1);
 }
 
+/*
+ * NMI context, on x86: an NMI handler that prints when this module sent
+ * the NMI (an NMI IPI to every online CPU, through the local APIC), and
+ * the NMI backtraces of SysRq 'l', as the hard-lockup detector, RCU stall
+ * and hung-task reports print them. The handler's format is a module's,
+ * never cached, so each record hashes its format in NMI context. The
+ * sender waits until every CPU has handled its NMI before it sends more
+ * or asks for backtraces, so that no NMI of one kind is taken for the
+ * other's (the kernel would report it as of unknown reason).
+ */
+#ifdef CONFIG_X86_LOCAL_APIC
+static DEFINE_PER_CPU(atomic_t, test_msgid_nmi_armed);
+static DEFINE_PER_CPU(unsigned long, test_msgid_nmi_seq);
+static atomic_long_t test_msgid_nmi_count;
+static unsigned long test_msgid_sysrq_count;
+
+static int test_msgid_nmi_handler(unsigned int type, struct pt_regs *regs)
+{
+	if (!atomic_xchg(this_cpu_ptr(&test_msgid_nmi_armed), 0))
+		return NMI_DONE;
+	pr_info("stress nmi: in_nmi=%d cpu %u seq %lu\n", !!in_nmi(),
+		smp_processor_id(), __this_cpu_inc_return(test_msgid_nmi_seq) - 1);
+	atomic_long_inc(&test_msgid_nmi_count);
+	return NMI_HANDLED;
+}
+
+/* Every online CPU handled the NMI it was sent, within about 100 ms. */
+static bool test_msgid_nmi_wait(void)
+{
+	unsigned int cpu, tries;
+
+	for (tries = 0; tries < 1000; tries++) {
+		bool pending = false;
+
+		for_each_online_cpu(cpu)
+			pending |= atomic_read(per_cpu_ptr(&test_msgid_nmi_armed, cpu));
+		if (!pending)
+			return true;
+		usleep_range(100, 200);
+	}
+	return false;
+}
+
+static int test_msgid_nmi_fn(void *data)
+{
+	unsigned int cpu, round = 0;
+
+	while (!kthread_should_stop()) {
+		cpus_read_lock();
+		for_each_online_cpu(cpu)
+			atomic_set(per_cpu_ptr(&test_msgid_nmi_armed, cpu), 1);
+		__apic_send_IPI_mask(cpu_online_mask, NMI_VECTOR);
+		cpus_read_unlock();
+		if (!test_msgid_nmi_wait()) {
+			pr_err("stress: an NMI was not handled within 100 ms\n");
+			break;
+		}
+		/* A few backtraces a run: each prints a stack per CPU. */
+		if (IS_ENABLED(CONFIG_MAGIC_SYSRQ) && ++round % 64 == 0) {
+			handle_sysrq('l');
+			test_msgid_sysrq_count++;
+		}
+		usleep_range(2000, 3000);
+	}
+	return 0;
+}
+
+static struct task_struct *test_msgid_nmi_start(void)
+{
+	struct task_struct *t;
+	int ret;
+
+	atomic_long_set(&test_msgid_nmi_count, 0);
+	test_msgid_sysrq_count = 0;
+	ret = register_nmi_handler(NMI_LOCAL, test_msgid_nmi_handler, 0, KBUILD_MODNAME);
+	if (ret) {
+		pr_err("stress: no NMI handler: %d\n", ret);
+		return NULL;
+	}
+	t = kthread_run(test_msgid_nmi_fn, NULL, "test_msgid/nmi");
+	if (IS_ERR(t)) {
+		pr_err("stress: no NMI thread: %pe\n", t);
+		unregister_nmi_handler(NMI_LOCAL, KBUILD_MODNAME);
+		return NULL;
+	}
+	return t;
+}
+
+static void test_msgid_nmi_stop(struct task_struct *t)
+{
+	if (!t)
+		return;
+	kthread_stop(t);
+	test_msgid_nmi_wait();
+	unregister_nmi_handler(NMI_LOCAL, KBUILD_MODNAME);
+}
+
+static unsigned long test_msgid_nmi_sent(void)
+{
+	return atomic_long_read(&test_msgid_nmi_count);
+}
+#else
+static struct task_struct *test_msgid_nmi_start(void) { return NULL; }
+static void test_msgid_nmi_stop(struct task_struct *t) { }
+static unsigned long test_msgid_nmi_sent(void) { return 0; }
+static unsigned long test_msgid_sysrq_count;
+#endif /* CONFIG_X86_LOCAL_APIC */
+
 static void test_msgid_stress(void)
 {
 	struct test_msgid_stress *st;
+	struct task_struct *nmi;
 	unsigned int cpu, n = 0, ms = READ_ONCE(stress_ms);
 	unsigned long sent = 0;
 	u64 t0;
@@ -401,9 +522,11 @@ static void test_msgid_stress(void)
 			wake_up_process(st[cpu].task);
 	hrtimer_start(&test_msgid_stress_timer, ms_to_ktime(1), HRTIMER_MODE_REL_HARD);
 	mod_timer(&test_msgid_stress_softirq, jiffies + 1);
+	nmi = test_msgid_nmi_start();
 
 	msleep(ms);
 
+	test_msgid_nmi_stop(nmi);
 	atomic_set(&test_msgid_stress_stop, 1);
 	hrtimer_cancel(&test_msgid_stress_timer);
 	timer_delete_sync(&test_msgid_stress_softirq);
@@ -415,8 +538,9 @@ static void test_msgid_stress(void)
 	}
 	cpus_read_unlock();
 
-	pr_info("stress done: %u threads, %lu messages, %lu hrtimer, %lu softirq, %llu ms\n",
+	pr_info("stress done: %u threads, %lu messages, %lu hrtimer, %lu softirq, %lu nmi, %lu sysrq, %llu ms\n",
 		n, sent, test_msgid_stress_ticks, test_msgid_stress_softirq_ticks,
+		test_msgid_nmi_sent(), test_msgid_sysrq_count,
 		div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));
 	kfree(st);
 }

@@ -13,7 +13,8 @@
  * included. It also checks the run-time switch, records written by user
  * space, continuations, the per-class counters in debugfs, a reload of the
  * module at another address, the records of the boot, and records printed
- * on every CPU and in hard irq context while the switch flips (stress).
+ * on every CPU, in soft and hard irq context and, on x86, in NMI context
+ * while the switch flips (stress).
  *
  * Needs root, debugfs, the module test_msgid (built in, every case but the
  * reload runs) and, for the reload, the module test_module
@@ -525,8 +526,8 @@ static const struct msg_case msg_cases[] = {
 		  PR_FMT "two wrapped formats: the first format: 1, then the second format: 2", 6 },
 	} },
 	{ "hw_err", "HW_ERR in the format (mce style)", {
-		{ PR_FMT HW_ERR "CPU %d: Machine Check: test event %d Bank %d: %016llx\n",
-		  PR_FMT HW_ERR "CPU ", 0 },
+		{ PR_FMT HW_ERR "CPU %d: Machine Check: synthetic test event %d (not a hardware error) Bank %d: %016llx\n",
+		  PR_FMT HW_ERR "CPU ", 6 },
 	} },
 	{ "tags_str", "HW_ERR and FW_BUG through %s (ghes style)", {
 		{ "%sHardware error from test source: %d\n",
@@ -1663,8 +1664,15 @@ static const struct {
 	  PR_FMT "stress hrtimer: in_hardirq=", "%u seq %lu%n" },
 	{ PR_FMT "stress softirq: in_serving_softirq=%d seq %lu\n",
 	  PR_FMT "stress softirq: in_serving_softirq=", "%u seq %lu%n" },
-	{ PR_FMT "stress done: %u threads, %lu messages, %lu hrtimer, %lu softirq, %llu ms\n",
+	{ PR_FMT "stress done: %u threads, %lu messages, %lu hrtimer, %lu softirq, %lu nmi, %lu sysrq, %llu ms\n",
 	  PR_FMT "stress done: ", NULL },
+	/* x86: from an NMI handler on each CPU ("in_nmi=1 cpu N seq N"). */
+	{ PR_FMT "stress nmi: in_nmi=%d cpu %u seq %lu\n",
+	  PR_FMT "stress nmi: in_nmi=", "%u cpu %u seq %lu%n" },
+	/* SysRq 'l' (lib/nmi_backtrace.c), from NMI on the other CPUs. */
+	{ "NMI backtrace for cpu %d\n", "NMI backtrace for cpu ", NULL },
+	{ "NMI backtrace for cpu %d skipped: idling at %pS\n",
+	  "NMI backtrace for cpu ", NULL },
 };
 
 #define STRESS_NR	ARRAY_SIZE(stress_fmts)
@@ -1672,6 +1680,8 @@ static const struct {
 #define STRESS_TIMER	3
 #define STRESS_SOFTIRQ	4
 #define STRESS_DONE	5
+#define STRESS_NMI	6
+#define STRESS_BT	7	/* and 8: SysRq 'l' backtraces */
 #define TRUNC_MSG	"<truncated>"	/* trunc_msg in kernel/printk/printk.c */
 
 struct stress_state {
@@ -1684,6 +1694,7 @@ struct stress_state {
 	unsigned long long per_cpu[STRESS_CPUS];	/* records of each thread */
 	/* Of each thread, then of the hrtimer and of the soft irq timer. */
 	long last_seq[STRESS_CPUS + 2];
+	long nmi_last_seq[STRESS_CPUS];	/* of the NMI handler on each CPU */
 	char done[256];
 };
 
@@ -1756,6 +1767,9 @@ static void stress_check(struct stress_state *st, const struct record *r)
 		if (strstr(r->text, stress_fmts[i].start))
 			break;
 	}
+	/* The two backtrace formats share their start. */
+	if (i == STRESS_BT && strstr(r->text, " skipped: idling at "))
+		i++;
 	if (i == STRESS_NR) {
 		if (strstr(r->text, "stress ") && strstr(r->text, "test_msgid"))
 			stress_bad(st, r, "unknown stress record");
@@ -1777,6 +1791,25 @@ static void stress_check(struct stress_state *st, const struct record *r)
 	}
 	if (!stress_fmts[i].scan || strncmp(body, stress_fmts[i].start, len))
 		return;
+	if (i == STRESS_NMI) {
+		unsigned int flag;
+
+		if (sscanf(body + len, stress_fmts[i].scan, &flag, &cpu, &seq, &end) != 3 ||
+		    body[len + end] != '\0') {
+			stress_bad(st, r, "unparsable arguments");
+			return;
+		}
+		if (flag != 1)
+			stress_bad(st, r, "NMI handler not in NMI context");
+		if (cpu >= STRESS_CPUS) {
+			stress_bad(st, r, "cpu out of range");
+			return;
+		}
+		if ((long)seq <= st->nmi_last_seq[cpu])
+			stress_bad(st, r, "out of order for its CPU's NMIs");
+		st->nmi_last_seq[cpu] = seq;
+		return;
+	}
 	if (sscanf(body + len, stress_fmts[i].scan, &cpu, &seq, &end) != 2 ||
 	    body[len + end] != '\0') {
 		stress_bad(st, r, "unparsable arguments");
@@ -1853,6 +1886,8 @@ static void test_stress(void)
 		ksft_exit_fail_msg("stress: out of memory\n");
 	for (i = 0; i < (int)ARRAY_SIZE(st->last_seq); i++)
 		st->last_seq[i] = -1;
+	for (i = 0; i < STRESS_CPUS; i++)
+		st->nmi_last_seq[i] = -1;
 	__atomic_store_n(&shared[0], 0, __ATOMIC_RELAXED);	/* stop */
 	__atomic_store_n(&shared[1], 0, __ATOMIC_RELAXED);	/* toggles */
 
@@ -1941,9 +1976,13 @@ static void test_stress(void)
 	ksft_print_msg("stress: %llu records lost (EPIPE: overwritten before read)\n", st->lost);
 	ksft_print_msg("stress: %llu checked: %llu prefixed, %llu unprefixed, %llu cut by printk\n",
 		       st->checked, st->prefixed, st->unprefixed, st->cut);
-	ksft_print_msg("stress: plain %llu, fs %llu, nested %llu, hrtimer %llu, softirq %llu\n",
+	ksft_print_msg("stress: records per context: task %llu (plain %llu, fs %llu, nested %llu), hardirq %llu, softirq %llu, NMI %llu (handler %llu, SysRq 'l' backtraces %llu)\n",
+		       st->per_fmt[0] + st->per_fmt[1] + st->per_fmt[2],
 		       st->per_fmt[0], st->per_fmt[1], st->per_fmt[2], st->per_fmt[3],
-		       st->per_fmt[4]);
+		       st->per_fmt[4],
+		       st->per_fmt[STRESS_NMI] + st->per_fmt[STRESS_BT] + st->per_fmt[STRESS_BT + 1],
+		       st->per_fmt[STRESS_NMI],
+		       st->per_fmt[STRESS_BT] + st->per_fmt[STRESS_BT + 1]);
 	for (i = 0; i < STRESS_CPUS; i++) {
 		size_t len = strlen(cpus);
 
@@ -1953,6 +1992,18 @@ static void test_stress(void)
 	}
 	ksft_print_msg("stress: records per CPU: %s\n", cpus[0] ? cpus : "none");
 	ksft_print_msg("stress: module: %s\n", st->done[0] ? st->done : "(no summary record)");
+	{
+		const char *p = strstr(st->done, " softirq, ");
+		unsigned long nmi, sysrq;
+
+		/* Every NMI the module's handler printed was read. */
+		if (p && sscanf(p, " softirq, %lu nmi, %lu sysrq", &nmi, &sysrq) == 2 &&
+		    !st->lost && nmi != st->per_fmt[STRESS_NMI]) {
+			ksft_print_msg("stress: the module printed %lu records from NMI, %llu read\n",
+				       nmi, st->per_fmt[STRESS_NMI]);
+			ok = false;
+		}
+	}
 	/*
 	 * The counters moved by at least the identified stress records read
 	 * and, when none was lost, by at most every identified record read.
@@ -1968,6 +2019,14 @@ static void test_stress(void)
 		ok = false;
 	}
 	for (i = 0; i < (int)STRESS_NR; i++) {
+		/* No NMI but on x86; a backtrace of either kind will do. */
+#if !defined(__x86_64__) && !defined(__i386__)
+		if (i >= STRESS_NMI)
+			continue;
+#endif
+		if (i == STRESS_BT + 1 ||
+		    (i == STRESS_BT && st->per_fmt[STRESS_BT + 1]))
+			continue;
 		if (!st->per_fmt[i]) {
 			ksft_print_msg("stress: no record of \"%s\"\n", stress_fmts[i].start);
 			ok = false;
