@@ -12,7 +12,7 @@ from msgid_db import database, ids
 from msgid_db.ids import CallSite, InputError
 
 if TYPE_CHECKING:
-    from msgid_db import dmesg, elf, inputs
+    from msgid_db import dmesg, elf, inputs, match
 
 # elf, index, source, catalog, dmesg, export, metrics and todo are imported
 # by the commands that need them: "lookup" must start fast.
@@ -237,6 +237,18 @@ def cmd_build(args: argparse.Namespace) -> int:
         raise UsageError("%s: no such directory" % args.modules)
     if args.source and not os.path.isdir(args.source):
         raise UsageError("%s: no such directory" % args.source)
+    if args.source and "kernel_release" not in meta:
+        from msgid_db import releases
+        release = releases.tree_release(args.source)
+        if release:
+            meta["kernel_release"] = release
+    if args.release is not None:
+        from msgid_db import releases
+        if releases.series(args.release) is None:
+            raise UsageError("--release %r: not a kernel release (give "
+                             "MAJOR.MINOR[.PATCH], e.g. 6.12.41)"
+                             % args.release)
+        meta["kernel_release"] = args.release
 
     def sites() -> Iterator[CallSite]:
         if use_index:
@@ -290,6 +302,43 @@ def cmd_build(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_merge(args: argparse.Namespace) -> int:
+    """Merge databases of several releases into one."""
+    import datetime
+
+    from msgid_db import releases
+    path = args.output or _db_path(args)
+    inputs = [releases.parse_input(text) for text in args.inputs]
+    out = os.path.realpath(path)
+    for _, name in inputs:
+        if os.path.realpath(name) == out:
+            raise UsageError("%s is the database being written: give "
+                             "another -o" % name)
+        if not os.path.isfile(name):
+            raise UsageError("%s: no such database (build it first: "
+                             "msgid-db.py build --source TREE -o %s)"
+                             % (name, name))
+    if len({os.path.realpath(n) for _, n in inputs}) != len(inputs):
+        raise UsageError("a database is given twice: merge each once")
+    directory = os.path.dirname(out)
+    merged = releases.merge(inputs, directory)
+    metas = merged.metas
+    meta = {"built": datetime.datetime.now(datetime.timezone.utc)
+            .isoformat(timespec="seconds"), "tool": PROG,
+            "sources": " ".join("merge:%s" % n for _, n in inputs),
+            "releases": releases.meta_text(metas)}
+    try:
+        with _signals_interrupt():
+            count = database.write(path, merged.sites(), meta,
+                                   releases=True)
+    finally:
+        merged.close()
+    print("%s: %d call sites of releases %s" % (
+        path, count, " ".join(sorted(metas, key=releases.order))),
+        file=sys.stderr)
+    return EXIT_OK
+
+
 def _check_build_inputs(args: argparse.Namespace, output: str,
                         index_dir: Optional[str]) -> None:
     """The database is never one of build's inputs."""
@@ -332,10 +381,64 @@ def _parse_ids(values: Iterable[str]) -> list[str]:
         raise UsageError(str(e)) from None
 
 
+def _release_of(db: database.Database, given: Optional[str]) -> str:
+    """The series of --release @given in the merged database @db ("" if
+    none is given or the database is of one release)."""
+    from msgid_db import releases
+    if not given:
+        return ""
+    name = releases.series(given)
+    if name is None:
+        raise UsageError("--release %r: not a kernel release (give "
+                         "MAJOR.MINOR, e.g. 6.12 or 6.12.41+deb13-amd64)"
+                         % given)
+    if not db.has_releases():
+        _note("--release %s: %s is a database of one release (%s): "
+              "--release changes nothing (msgid-db.py merge builds one "
+              "of several)" % (given, db.path, db.meta().get(
+                  "kernel_release", "not named")))
+        return ""
+    have = db.releases()
+    if name not in have:
+        _warn("release %s is not in %s (it holds %s): the call sites of "
+              "every release are given" % (name, db.path, " ".join(
+                  sorted(have, key=releases.order))))
+        return ""
+    return name
+
+
+def _sites_of(db: database.Database, msgid: str, release: str
+              ) -> list[tuple[CallSite, str]]:
+    """The call sites of @msgid with their releases; those of @release
+    only, if it has any."""
+    sites = db.lookup_releases(msgid)
+    if release:
+        mine = [x for x in sites if release in x[1].split()]
+        if mine:
+            return mine
+        if sites:
+            _note("%s: not printed by release %s (the call sites below are "
+                  "of other releases)" % (msgid, release))
+    return sites
+
+
+def _show_site(site: CallSite, rels: str) -> str:
+    """format_site(), and the releases of a merged database's site."""
+    text = format_site(site)
+    return text + " releases=%s" % rels.replace(" ", ",") if rels else text
+
+
+def _site_json(site: CallSite, rels: str, **extra: object) -> str:
+    import json
+    obj = _site_dict(site)
+    if rels:
+        obj["releases"] = rels.split()
+    obj.update(extra)
+    return json.dumps(obj)
+
+
 def cmd_lookup(args: argparse.Namespace) -> int:
     """Print the call sites of each ID."""
-    import json
-
     if args.text is not None:
         if args.ids:
             raise UsageError("give IDs or --text, not both")
@@ -344,50 +447,52 @@ def cmd_lookup(args: argparse.Namespace) -> int:
         raise UsageError("give at least one ID (or --text)")
     wanted = _parse_ids(args.ids)
     db = database.open_db(_db_path(args))
+    release = _release_of(db, args.release)
     status = EXIT_OK
     for msgid in wanted:
-        sites = db.lookup(msgid)
+        sites = _sites_of(db, msgid, release)
         if not sites:
             print("%s: %s: unknown message ID" % (PROG, msgid),
                   file=sys.stderr)
             status = EXIT_NOT_FOUND
-        for site in sites:
+        for site, rels in sites:
             if args.json:
-                print(json.dumps(_site_dict(site)))
+                print(_site_json(site, rels))
             else:
                 print(("%s " % msgid if len(wanted) > 1 else "")
-                      + format_site(site))
+                      + _show_site(site, rels))
     return status
 
 
 def _lookup_text(args: argparse.Namespace) -> int:
     """lookup --text: identify one message text by matching formats."""
-    import json
-
     from msgid_db import match
     from msgid_db.logreader import ORIGIN_USER, LogReader
     db = database.open_db(_db_path(args))
+    release = _release_of(db, args.release)
     # A line pasted from a log: its envelope (timestamp, syslog header,
     # JSON) is not part of the message, and a printed ID is the answer.
     rec = LogReader().parse(args.text.encode("utf-8", "surrogateescape"))
     if rec.msgid is not None:
-        sites = db.lookup(rec.msgid)
+        sites = _sites_of(db, rec.msgid, release)
         if not sites:
             print("%s: %s: unknown message ID (printed in the text)"
                   % (PROG, rec.msgid), file=sys.stderr)
             return EXIT_NOT_FOUND
-        for site in sites:
+        for site, rels in sites:
             if args.json:
-                print(json.dumps(dict(_site_dict(site), id_from="prefix",
-                                      cont=False)))
+                print(_site_json(site, rels, id_from="prefix", cont=False))
             else:
-                print("%s %s" % (rec.msgid, format_site(site)))
+                print("%s %s" % (rec.msgid, _show_site(site, rels)))
         return EXIT_OK
     if rec.origin == ORIGIN_USER and rec.sure:
         print("%s: a user-space record (%s), not a kernel message"
               % (PROG, rec.tag or rec.form), file=sys.stderr)
         return EXIT_NOT_FOUND
-    r = match.load(db).identify(rec.text)
+    matcher = match.load(db)
+    if release:
+        matcher.set_preferred(db.release_ids(release))
+    r = matcher.identify(rec.text)
     ids_found = ([r.id] if r.how == "match" and r.id
                  else r.candidates if r.how == "ambiguous" else [])
     if not ids_found:
@@ -396,12 +501,11 @@ def _lookup_text(args: argparse.Namespace) -> int:
     if r.how == "ambiguous" and not args.json:
         print("ambiguous: %d formats fit equally" % len(ids_found))
     for msgid in ids_found:
-        for site in db.lookup(msgid):
+        for site, rels in _sites_of(db, msgid, release):
             if args.json:
-                print(json.dumps(dict(_site_dict(site), id_from=r.how,
-                                      cont=r.cont)))
+                print(_site_json(site, rels, id_from=r.how, cont=r.cont))
             else:
-                print("%s~ %s" % (msgid, format_site(site)))
+                print("%s~ %s" % (msgid, _show_site(site, rels)))
     return EXIT_OK
 
 
@@ -522,8 +626,15 @@ def cmd_annotate(args: argparse.Namespace) -> int:
         matcher = match.load(db)
     # Call sites and formats are read as the log's IDs and words ask for
     # them: the first line is out at once, whatever the database's size.
-    annotator = Annotator(database.SiteMap(db), cat,  # type: ignore[arg-type]
+    sitemap = database.SiteMap(db)
+    annotator = Annotator(sitemap, cat,  # type: ignore[arg-type]
                           matcher=matcher, form=args.format)
+    release = _release_of(db, args.release)
+    if db.has_releases():
+        _prefer_release(db, release, sitemap, matcher, annotator)
+        if not args.release:
+            annotator.on_release = lambda name: _prefer_release(
+                db, _log_release(db, name), sitemap, matcher, annotator)
     logs = _open_inputs(args.files)
     try:
         db_release = db.meta().get("kernel_release", "")
@@ -536,6 +647,32 @@ def cmd_annotate(args: argparse.Namespace) -> int:
         db.close()
     _annotate_summary(stats, annotator.release, db_release)
     return EXIT_OK
+
+
+def _log_release(db: database.Database, release: str) -> str:
+    """The series of the log's release @release if @db holds it, else ""
+    (with a warning: the IDs given are then those of any release)."""
+    from msgid_db import releases
+    name = releases.series(release) or ""
+    have = db.releases()
+    if name not in have:
+        _warn("the log is of kernel %s, which %s does not hold (it holds "
+              "%s): formats of every release are matched" % (
+                  release, db.path, " ".join(sorted(have,
+                                                    key=releases.order))))
+        return ""
+    return name
+
+
+def _prefer_release(db: database.Database, release: str,
+                    sitemap: database.SiteMap,
+                    matcher: "Optional[match.Matcher]",
+                    annotator: "dmesg.Annotator") -> None:
+    """Give the call sites and formats of @release first ("" none)."""
+    sitemap.set_release(release)
+    if matcher is not None:
+        matcher.set_preferred(db.release_ids(release) if release else None)
+    annotator.forget()
 
 
 def _annotate_summary(stats: "dmesg.Stats", log_release: str,
@@ -700,6 +837,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write the database even if the inputs gave no "
                    "call sites, or less than half of those of the "
                    "database it replaces")
+    p.add_argument("--release", metavar="RELEASE",
+                   help="the kernel release the inputs are of (default: "
+                   "the kernel's own, or the --source tree's Makefile), "
+                   "as merge wants it")
+
+    p = add("merge", cmd_merge, "merge the databases of several kernel "
+            "releases into one (every call site keeps its releases)")
+    p.add_argument("inputs", nargs="+", metavar="[RELEASE=]DB",
+                   help="a database built by build (its release from its "
+                   "kernel or tree, or given as 6.12=DB) or by merge")
+    p.add_argument("-o", "--output", metavar="DB",
+                   help="database to write (default: --db)")
 
     p = add("lookup", cmd_lookup, "print the call sites of message IDs")
     p.add_argument("ids", nargs="*", metavar="ID",
@@ -709,6 +858,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "the formats (ID~ marks a matched ID)")
     p.add_argument("--json", action="store_true",
                    help="one JSON object per call site")
+    p.add_argument("--release", metavar="RELEASE",
+                   help="a merged database: the call sites and formats of "
+                   "this release (6.12, 6.12.41+deb13-amd64) first")
 
     p = add("annotate", cmd_annotate, "annotate dmesg/journal/kmsg/serial "
             "logs with call sites")
@@ -720,6 +872,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", help="catalog language (default: from $LANG)")
     p.add_argument("--no-match", action="store_true",
                    help="do not identify lines without ID by their text")
+    p.add_argument("--release", metavar="RELEASE",
+                   help="a merged database: the release of the log's "
+                   "kernel (default: from its 'Linux version' record)")
     p.add_argument("--format", default="auto", choices=LOG_FORMATS,
                    help="the log's form (default: auto, recognised line "
                    "by line): dmesg (also -r, -x, -T, iso, serial "

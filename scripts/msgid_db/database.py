@@ -4,9 +4,15 @@
 Schema::
 
     sites(id, canonical, format, file, line, function, level, module,
-          class, origin)                       -- one row per call site
+          class, origin, releases)             -- one row per call site
     meta(key PRIMARY KEY, value)               -- build metadata
     match(word, id, canonical, cont, rest, starts) -- formats by word
+    release_ids(release, id)                   -- merged: IDs by release
+
+A database of several releases (msgid-db.py merge, msgid_db.releases)
+names in sites.releases the series ("6.1 6.12") each call site is in,
+and in release_ids the IDs each release prints; a database of one
+release has neither (meta kernel_release names it, if known).
 
 match files every distinct format that can start a record under its
 rarest literal word (msgid_db.match.plan), so that identifying a line
@@ -95,16 +101,18 @@ def default_path() -> str:
     return os.environ.get("MSGID_DB") or DEFAULT_DB
 
 
-def write(path: str, sites: Iterable[CallSite],
+def write(path: str, sites: Iterable,
           meta: dict[str, str],
-          check: Optional[Callable[[int], None]] = None) -> int:
+          check: Optional[Callable[[int], None]] = None,
+          releases: bool = False) -> int:
     """Atomically write a database with @sites and @meta to @path.
 
     @sites may be a generator; if it raises (or the process is killed), the
     temporary file is removed (or left for the next build to remove) and
     @path is untouched.  @check, called with the number of rows before
     @path is replaced, may raise to keep @path as it is.  Returns the
-    number of rows written.
+    number of rows written.  With @releases, @sites yields (CallSite,
+    its releases "6.1 6.12") pairs (msgid_db.releases.merge()).
     """
     directory = os.path.dirname(os.path.abspath(path))
     if os.path.lexists(path) and not os.path.isfile(path):
@@ -114,7 +122,7 @@ def write(path: str, sites: Iterable[CallSite],
     fd, tmp = _create_temporary(path, directory)
     try:
         try:
-            count = _fill(tmp, sites, meta)
+            count = _fill(tmp, sites, meta, releases)
             if check is not None:
                 check(count)
             os.fsync(fd)  # the rename must not expose unwritten data
@@ -269,7 +277,8 @@ def _row(s: CallSite) -> tuple:
             _text(s.msg_class), _text(s.origin))
 
 
-def _fill(tmp: str, sites: Iterable[CallSite], meta: dict[str, str]) -> int:
+def _fill(tmp: str, sites: Iterable, meta: dict[str, str],
+          releases: bool = False) -> int:
     conn = sqlite3.connect(tmp)
     try:
         # The file is private until renamed: no journal, and one fsync()
@@ -279,10 +288,25 @@ def _fill(tmp: str, sites: Iterable[CallSite], meta: dict[str, str]) -> int:
         conn.executescript(_SCHEMA)
         count = 0
         batch: list[tuple] = []
-        insert = "INSERT INTO sites (%s) VALUES (?,?,?,?,?,?,?,?,?,?)" % _COLUMNS
+        if releases:
+            conn.execute("ALTER TABLE sites ADD COLUMN releases TEXT NOT "
+                         "NULL DEFAULT ''")
+            insert = "INSERT INTO sites (%s, releases) VALUES " \
+                "(?,?,?,?,?,?,?,?,?,?,?)" % _COLUMNS
+        else:
+            insert = "INSERT INTO sites (%s) VALUES " \
+                "(?,?,?,?,?,?,?,?,?,?)" % _COLUMNS
         formats: list[tuple[str, bytes, bool, Optional[str]]] = []
-        for s in sites:
-            row = _row(s)
+        by_release: set[tuple[str, str]] = set()
+        for item in sites:
+            if releases:
+                s, rels = item
+                for r in rels.split():
+                    by_release.add((r, s.id))
+                row = _row(s) + (_text(rels),)
+            else:
+                s = item
+                row = _row(s)
             batch.append(row)
             if row[6] != "c":  # can start a record: see _STARTS_RECORD
                 formats.append(_format(row[0], row[1], row[2], s.subsys))
@@ -297,6 +321,12 @@ def _fill(tmp: str, sites: Iterable[CallSite], meta: dict[str, str]) -> int:
                          sorted((_text(k), _text(v)) for k, v in meta.items()))
         conn.execute("CREATE INDEX sites_id ON sites (id)")
         conn.execute("CREATE INDEX sites_class ON sites (class)")
+        if releases:
+            conn.execute("CREATE TABLE release_ids (release TEXT NOT NULL, "
+                         "id TEXT NOT NULL, PRIMARY KEY (release, id)) "
+                         "WITHOUT ROWID")
+            conn.executemany("INSERT INTO release_ids VALUES (?, ?)",
+                             sorted(by_release))
         _fill_match(conn, formats)
         conn.commit()
     finally:
@@ -389,6 +419,59 @@ class Database:
         return dict(self._query("SELECT %s, %s FROM meta"
                                 % (_text_col("key"), _text_col("value"))))
 
+    def has_releases(self) -> bool:
+        """Whether this is a database of several releases (merge)."""
+        flag = getattr(self, "_has_releases", None)
+        if flag is None:
+            columns = {row[1] for row in self._query(
+                "PRAGMA table_info(sites)")}
+            flag = "releases" in columns and bool(self._query(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                "name = 'release_ids'")) and \
+                bool(self.meta().get("releases"))
+            self._has_releases = flag
+        return flag
+
+    def releases(self) -> dict[str, str]:
+        """{series: release} of a merged database ("6.12": "6.12.118"),
+        {} for a database of one release."""
+        from msgid_db import releases
+        if not self.has_releases():
+            return {}
+        return releases.parse_meta(self.meta().get("releases", ""))
+
+    def release_ids(self, name: str) -> set[str]:
+        """The IDs that release series @name prints (merged databases)."""
+        if not self.has_releases():
+            return set()
+        return {str(r[0]) for r in self._query(
+            "SELECT %s FROM release_ids WHERE release = ?" % _text_col("id"),
+            (name,))}
+
+    def release_rows(self) -> Iterable[tuple[tuple, str]]:
+        """Every call site as (its sites row, its releases; "" for a
+        database of one release)."""
+        rel = _text_col("releases") if self.has_releases() else "''"
+        return [(tuple(row[:10]), row[10]) for row in self._query(
+            "SELECT %s, %s FROM sites" % (_SELECT, rel))]
+
+    def lookup_releases(self, msgid: str) -> list[tuple[CallSite, str]]:
+        """lookup(), each call site with its releases ("" if not known)."""
+        rel = _text_col("releases") if self.has_releases() else "''"
+        return [(CallSite(*row[:10]), row[10]) for row in self._query(
+            "SELECT %s, %s FROM sites WHERE id = ? ORDER BY module, file, "
+            "line" % (_SELECT, rel), (msgid,))]
+
+    def match_starts(self) -> list[tuple[str, bytes, str]]:
+        """(id, canonical, where its text starts) of the word index."""
+        if not self.has_match_index():
+            return []
+        return [(bytes(i).decode("ascii", "replace"), bytes(c), str(w))
+                for i, c, w in self._query(
+                    "SELECT DISTINCT CAST(IFNULL(id, '') AS BLOB), "
+                    "CAST(IFNULL(canonical, '') AS BLOB), "
+                    "CAST(IFNULL(starts, '') AS TEXT) FROM match")]
+
     def count(self) -> int:
         """The number of call sites."""
         return int(self._query("SELECT COUNT(*) FROM sites")[0][0])
@@ -472,6 +555,16 @@ class SiteMap:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._cache: dict[str, list[tuple[str, int, str, str, str, str]]] = {}
+        #: the release series whose call sites come first (merged
+        #: databases): those of another release are left out when the
+        #: release has some
+        self.release = ""
+
+    def set_release(self, name: str) -> None:
+        """Prefer the call sites of release series @name ("" none)."""
+        if name != self.release:
+            self.release = name
+            self._cache.clear()
 
     def get(self, msgid: str, default: Optional[list] = None
             ) -> Optional[list[tuple[str, int, str, str, str, str]]]:
@@ -479,9 +572,20 @@ class SiteMap:
         sites = self._cache.get(msgid)
         if sites is None:
             cols = ("file", "line", "function", "module", "class", "level")
-            sites = self._cache[msgid] = self.db._query(
-                "SELECT %s FROM sites WHERE id = ? ORDER BY module, file, "
-                "line" % ", ".join(_select(c) for c in cols), (msgid,))
+            if self.release and self.db.has_releases():
+                rows = self.db._query(
+                    "SELECT %s, %s FROM sites WHERE id = ? ORDER BY module, "
+                    "file, line" % (", ".join(_select(c) for c in cols),
+                                    _text_col("releases")), (msgid,))
+                mine = [r[:6] for r in rows
+                        if self.release in r[6].split()]
+                sites = mine or [r[:6] for r in rows]
+            else:
+                sites = self.db._query(
+                    "SELECT %s FROM sites WHERE id = ? ORDER BY module, "
+                    "file, line" % ", ".join(_select(c) for c in cols),
+                    (msgid,))
+            self._cache[msgid] = sites
         return sites or default
 
     def __contains__(self, msgid: object) -> bool:

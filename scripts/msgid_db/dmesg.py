@@ -88,6 +88,13 @@ class Annotator:
         #: the release of the kernel that wrote the log, from its "Linux
         #: version" record ("" if none was read)
         self.release = ""
+        #: called with the release of each "Linux version" record that
+        #: names another one (a merged database prefers its call sites)
+        self.on_release: Optional[Callable[[str], None]] = None
+
+    def forget(self) -> None:
+        """Drop the annotations made so far (the call sites changed)."""
+        self._cache.clear()
 
     def find(self, line: bytes) -> Optional[tuple[str, bytes]]:
         """Return (id, message text) if @line carries an ID."""
@@ -102,8 +109,12 @@ class Annotator:
         rec = self.reader.parse(line)
         if rec.text.startswith(b"Linux version ") and rec.is_record:
             # the first record of a boot names the kernel's release
-            self.release = rec.text[14:].split(b" ", 1)[0].decode(
+            release = rec.text[14:].split(b" ", 1)[0].decode(
                 "utf-8", "backslashreplace")
+            if release != self.release:
+                self.release = release
+                if self.on_release is not None:
+                    self.on_release(release)
         if not rec.is_record and self._prev is None and rec.form == "plain" \
                 and rec.line.strip():
             # A log without envelopes (dmesg -t, journalctl -o cat): a

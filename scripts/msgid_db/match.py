@@ -405,6 +405,14 @@ class Matcher:
         self.cache_max = CACHE_MAX  # 0: match every text anew
         #: subsystem prefix -> its tokens (Format.starts "=PREFIX")
         self._prefixes: dict[str, list[Token]] = {}
+        #: the IDs of the log's release (a merged database): a text is
+        #: matched against its formats first, the others only if none fits
+        self.prefer: Optional[set[str]] = None
+
+    def set_preferred(self, ids: Optional[set[str]]) -> None:
+        """Match against the formats of @ids first (None: all alike)."""
+        self.prefer = ids or None
+        self._cache.clear()
 
     def no_cache(self) -> None:
         """Match every text anew (to measure what distinct lines cost)."""
@@ -552,6 +560,18 @@ class Matcher:
         cands = self.candidates(text)
         if not cands:
             return Result()
+        prefer = self.prefer
+        if prefer is not None:
+            # A format the log's release has beats one of another release
+            # (the same message, its format since changed).
+            mine = [f for f in cands if f.id in prefer]
+            if mine:
+                r = self._identify_among(text, mine)
+                if r.how is not None:
+                    return r
+        return self._identify_among(text, cands)
+
+    def _identify_among(self, text: bytes, cands: list[Format]) -> Result:
         plain, wrappers = [], []
         for f in cands:
             if f._tokens is None:
