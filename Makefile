@@ -22,7 +22,7 @@ J = $(H)/jobs.sh run $@
 .PHONY: help deps base tree refresh kernel kernel-off kernel-smp kernel-arm64 kunit kunit-um \
 	kunit-i386 vectors pytest selftest check-debug check-smp demo series series-check series-check-small \
 	docs docs-html bench bench-icount bench-db fuzz pipeline pipeline-syslog-ng \
-	distro-check stability check check-jobs check-start clean \
+	distro-check stability db-releases check check-jobs check-start clean \
 	tree-lts series-lts kernel-lts selftest-lts lts-check
 
 help:
@@ -52,6 +52,7 @@ help:
 	@echo "make pipeline-syslog-ng  the same with syslog-ng (downloaded, not installed)"
 	@echo "make distro-check  msgid-db.py on Debian's own kernel package of the base (15 s; skips offline)"
 	@echo "make stability   share of IDs kept from Debian's 6.1 to the base (about 10 min cold)"
+	@echo "make db-releases msgid-db.py database of Debian's 6.1, 6.12, 7.2 and 7.3 sources (out/releases)"
 
 deps:
 	$(J) $(H)/deps.sh
@@ -160,6 +161,9 @@ distro-check:
 
 stability: base
 	$(J) $(H)/stability.sh
+
+db-releases:
+	$(J) $(H)/db-releases.sh
 
 # make check runs two jobs at a time (CHECK_JOBS): a kernel build keeps
 # both cores busy, but its links, a QEMU boot (single-threaded TCG) or the
