@@ -557,6 +557,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
             for site in database.open_db(path).lookup(msgid):
                 print("  -> " + format_site(site))
         return EXIT_NOT_FOUND
+    if msgid != entry.id:
+        for fmt, names in entry.formats():
+            if ids.msgid(fmt) == msgid:
+                _note("%s: the entry of %s, whose format%s was \"%s\""
+                      % (msgid, entry.id, " in %s" % " ".join(names)
+                         if names else " elsewhere", ids.escape(fmt)))
+                break
     wanted = cat.lang if cat.lang not in ("", "en") else ""
     if wanted and entry.lang != wanted:
         _note("%s: no '%s' translation yet, showing the English entry"
