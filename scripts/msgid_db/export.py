@@ -44,10 +44,26 @@ class Row:
     subject: str
 
     @property
+    def place(self) -> str:
+        """"file:line", "" for a row of a binary's strings (no place)."""
+        if self.site.file in ("", "?"):
+            return ""
+        return "%s:%d" % (self.site.file, self.site.line)
+
+    @property
     def summary(self) -> str:
-        """One line: "file:line function [class] subject"."""
-        text = "%s:%d %s" % (self.site.file, self.site.line,
-                             self.site.function)
+        """One line: "file:line function [class] subject"; a row without
+        file:line (a binary's strings) says what is known, "function
+        (module, no file:line)", never "?:0 ?"."""
+        function = self.site.function if self.site.function not in (
+            "", "?") else ""
+        if self.place:
+            text = "%s %s" % (self.place, function) if function \
+                else self.place
+        else:
+            text = "%s(%s, no file:line)" % (
+                function + " " if function else "",
+                self.site.module or "module not known")
         if self.sites > 1:
             text += " (+%d more)" % (self.sites - 1)
         if self.site.msg_class != ids.CLASS_NONE:
@@ -78,6 +94,8 @@ def rows(sites: Iterable[CallSite], catalog: Optional[Catalog] = None,
             continue
         if out and out[-1].id == site.id:
             out[-1].sites += 1
+            if out[-1].site.file in ("", "?") and site.file not in ("", "?"):
+                out[-1].site = site  # a row with file:line says more
             continue
         entry = catalog.get(site.id) if catalog else None
         out.append(Row(site.id, site, 1,
@@ -99,8 +117,8 @@ def write_syslog_ng(table: list[Row], out: TextIO) -> None:
     """Write @table as selector,name,value rows (no header)."""
     w = csv.writer(out, lineterminator="\n")
     for r in table:
-        values = (r.summary, r.site.msg_class,
-                  "%s:%d" % (r.site.file, r.site.line), r.site.function,
+        values = (r.summary, r.site.msg_class, r.place,
+                  r.site.function if r.site.function != "?" else "",
                   r.subject)
         for name, value in zip(SYSLOG_NG_NAMES, values):
             if value:
