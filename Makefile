@@ -16,10 +16,11 @@ SMP := $(H)/configs/smp-kcsan.config
 # architecture's CRC, SysRq's NMI backtraces, machine checks, dynamic
 # preemption (the test kernel and the KCSAN kernel).
 DISTRO := $(H)/configs/distro.config
+RT := $(H)/configs/rt.config
 # Every job runs under jobs.sh, which logs its wall time (out/jobs.log).
 J = $(H)/jobs.sh run $@
 
-.PHONY: help deps base tree refresh kernel kernel-off kernel-smp kernel-arm64 kunit kunit-um \
+.PHONY: help deps base tree refresh kernel kernel-off kernel-smp kernel-rt check-rt kernel-arm64 kunit kunit-um \
 	kunit-i386 vectors pytest selftest check-debug check-smp demo series series-check series-check-small \
 	docs docs-html bench bench-icount bench-db fuzz pipeline pipeline-syslog-ng \
 	distro-check stability db-releases check check-jobs check-start clean \
@@ -38,6 +39,7 @@ help:
 	@echo "make selftest    kselftest msgid in QEMU, boot log to out/boot/boot.log"
 	@echo "make check-debug KUnit and the kselftest on the same kernel with an e1000 NIC and an ext4 disk"
 	@echo "make check-smp   the kselftest on a KCSAN kernel, 4 vCPUs running at once"
+	@echo "make check-rt    the kselftest on a PREEMPT_RT kernel with lockdep (out/build/rt)"
 	@echo "make pytest      unit tests of scripts/msgid-db.py (host)"
 	@echo "make series      export the patch series to out/series/"
 	@echo "make series-check  git am, checkpatch, kernel-doc, sparse, W=1, build per patch and =n"
@@ -75,6 +77,9 @@ kernel-off: tree
 kernel-smp: tree
 	$(J) $(H)/build.sh smp $(X86) $(DISTRO) $(SMP)
 
+kernel-rt: tree
+	$(J) $(H)/build.sh rt $(X86) $(DISTRO) $(RT)
+
 kernel-arm64: tree
 	ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- $(J) $(H)/build.sh arm64 $(H)/configs/arm64.config
 
@@ -100,6 +105,9 @@ check-debug: kernel
 
 check-smp: kernel-smp
 	$(J) $(H)/check-smp.sh
+
+check-rt: kernel-rt
+	$(J) $(H)/check-rt.sh
 
 demo: kernel
 	$(J) $(H)/demo.sh
@@ -180,7 +188,7 @@ db-releases:
 # (what make kernel-off checks): neither configuration is built on its own.
 CHECK_JOBS ?= 2
 CHECKS := kernel kunit-i386 series-check-small series-check \
-	selftest check-debug fuzz pytest pipeline distro-check docs vectors
+	selftest check-debug check-rt fuzz pytest pipeline distro-check docs vectors
 ifneq ($(filter check-jobs,$(MAKECMDGOALS)),)
 # series-check in two jobs: the patches before the wrapper patches do not
 # need make kernel's build, so they build as soon as a slot is free (when
@@ -194,6 +202,9 @@ pytest: selftest
 # TCG guests take one core, and series-check's links and checks leave
 # one idle (both boots raise the RCU stall timeout for a busy host).
 check-debug: kunit-i386 selftest
+# The PREEMPT_RT kernel builds once series-check has built its last
+# patch, beside the single-threaded boots and pytest.
+check-rt: series-check
 distro-check: tree
 endif
 
