@@ -149,7 +149,7 @@ static enum printk_msgid_class msgid_tag_in(const char *s, size_t len)
  * debugfs sums every CPU's without stopping them. Each counter is one
  * word, read whole: the sum is a snapshot that may miss the records being
  * stored meanwhile, never a torn value. Those reads race with the writers
- * by design (data_race()); make check-smp runs KCSAN over them.
+ * by design (data_race()), and KCSAN is told so.
  */
 struct msgid_stats {
 	unsigned long count[PRINTK_MSGID_NR_CLASSES];

@@ -7,9 +7,9 @@
  *
  *   python3 -c 'import zlib; print(hex(zlib.crc32(b"Hello %s")))'
  *
- * and harness/check-vectors.py recomputes each MSGID_VECTOR() the same way,
- * so the table cannot drift from the rule in
- * Documentation/admin-guide/msgid.rst.
+ * Each MSGID_VECTOR() is a plain string literal and its zlib.crc32(), so
+ * that a script can recompute the whole table the same way and keep it
+ * from drifting from the rule in Documentation/admin-guide/msgid.rst.
  */
 
 #include <kunit/device.h>

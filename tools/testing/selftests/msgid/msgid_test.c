@@ -1345,7 +1345,7 @@ static int index_ids_read(struct index_ids *ix)
  * yet, and prints the share. A record no wrapper call site explains (a
  * wrapper that passes its level at run time, like test_msgid's nested one,
  * has no index entry of its own; a format built at run time) is listed;
- * with MSGID_TEST_INDEX_ALL=1 (the harness boots, which have none) it is a
+ * with MSGID_TEST_INDEX_ALL=1 (for a boot whose drivers are all indexed) it is a
  * failure too.
  */
 static void test_index_coverage(const struct records *boot,
@@ -1512,9 +1512,8 @@ static void test_drm_device(const struct records *boot, const struct index_ids *
 }
 
 /*
- * The hw boot (harness/selftest-hw.sh) adds an e1000 NIC, brought up, and
- * an ext4 disk on virtio-blk, mounted, before this test runs, and says so
- * with MSGID_TEST_HW=1. Their drivers print through the indexed wrappers:
+ * A boot with an e1000 NIC, brought up, and an ext4 disk on virtio-blk,
+ * mounted, before this test runs, says so with MSGID_TEST_HW=1. Their drivers print through the indexed wrappers:
  * each message has the identifier of the format written at its call site
  * (copied here from the kernel source), behind the wrapper's prefix, and
  * the index lists it.
