@@ -10,6 +10,11 @@ set -eu
 
 [ -d "$TREE/.git" ] || die "no out/linux: run 'make tree' first"
 cd "$TREE"
+# A make tree that stopped half-way leaves out/linux at the base with part
+# of the overlay: every file it did not lay would look deleted, and be
+# deleted from the repo. Refuse.
+git rev-parse -q --verify overlay >/dev/null && git merge-base --is-ancestor overlay HEAD ||
+	die "out/linux is not on the overlay (a make tree stopped half-way?): nothing written back; fix what made it stop, then FORCE=1 make tree"
 
 n=0
 while read -r f; do

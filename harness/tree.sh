@@ -24,7 +24,10 @@ if [ -d "$TREE/.git" ] && [ "$(git -C "$TREE" log -1 --format=%s base 2>/dev/nul
 	keep=$(mktemp)
 	if git -C "$TREE" rev-parse -q --verify overlay >/dev/null; then
 		git -C "$TREE" diff --name-only --no-renames base overlay | while read -r f; do
-			[ -f "$TREE/$f" ] && printf '%s %s %s\n' \
+			# A file missing here (an earlier run stopped half-way) is
+			# not kept, and must not end the loop with a failure.
+			[ -f "$TREE/$f" ] || continue
+			printf '%s %s %s\n' \
 				"$(git -C "$TREE" hash-object "$f")" "$(stat -c %Y "$TREE/$f")" "$f"
 		done > "$keep"
 	fi
