@@ -12,7 +12,7 @@ from msgid_db import database, ids
 from msgid_db.ids import CallSite, InputError
 
 if TYPE_CHECKING:
-    from msgid_db import dmesg, elf, inputs, match
+    from msgid_db import dmesg, elf, inputs, match, strings
 
 # elf, index, source, catalog, dmesg, export, metrics and todo are imported
 # by the commands that need them: "lookup" must start fast.
@@ -123,8 +123,11 @@ class _Binaries:
         self.strings_dropped = 0
 
     def sites(self, image: "elf.ElfFile", module: str,
-              kernel: bool = False) -> Iterator[CallSite]:
-        """Yield the index rows of @image, or keep its strings rows."""
+              kernel: bool = False,
+              symbols: "Optional[strings.SystemMap]" = None
+              ) -> Iterator[CallSite]:
+        """Yield the index rows of @image, or keep its strings rows
+        (functions named by @symbols, a vmlinux's System.map)."""
         from msgid_db import strings
         if kernel:
             self.kernels += 1
@@ -132,7 +135,7 @@ class _Binaries:
             self.modules += 1
         if image.section(".printk_index") is None:
             self.without_index += 1
-            self.strings.extend(strings.sites(image, module))
+            self.strings.extend(strings.sites(image, module, symbols))
             return
         for site in _elf_sites(image, module):
             self.index_ids.add(site.id)
@@ -223,10 +226,15 @@ def cmd_build(args: argparse.Namespace) -> int:
     path = args.output or _db_path(args)
     _check_build_inputs(args, path, index_dir if use_index else None)
     vmlinux = elf.ElfFile.from_path(args.kernel) if args.kernel else None
+    symbols = None
+    if args.system_map and not args.kernel:
+        raise UsageError("--system-map names the functions of --kernel: "
+                         "give the kernel too")
     if vmlinux:
         release = vmlinux.kernel_release()
         if release:
             meta["kernel_release"] = release
+        symbols = _system_map(args, vmlinux, sources)
     if use_index:
         if not os.path.isdir(index_dir):
             raise UsageError("%s: no printk index (needs CONFIG_PRINTK_INDEX, "
@@ -256,7 +264,8 @@ def cmd_build(args: argparse.Namespace) -> int:
                 binaries.index_ids.add(site.id)
                 yield site
         if vmlinux:
-            yield from binaries.sites(vmlinux, "vmlinux", kernel=True)
+            yield from binaries.sites(vmlinux, "vmlinux", kernel=True,
+                                      symbols=symbols)
             sources.append("kernel:%s" % args.kernel)
         if args.modules:
             yield from _modules_sites(args.modules, binaries)
@@ -337,6 +346,35 @@ def cmd_merge(args: argparse.Namespace) -> int:
         path, count, " ".join(sorted(metas, key=releases.order))),
         file=sys.stderr)
     return EXIT_OK
+
+
+def _system_map(args: argparse.Namespace, vmlinux: "elf.ElfFile",
+                sources: list[str]) -> "Optional[strings.SystemMap]":
+    """The System.map of --kernel: --system-map, else System.map-RELEASE
+    beside a vmlinuz-RELEASE (as /boot holds them), else None."""
+    from msgid_db import strings
+    path = args.system_map
+    if path is None:
+        base = os.path.basename(args.kernel)
+        for prefix in ("vmlinuz-", "vmlinux-"):
+            if base.startswith(prefix):
+                guess = os.path.join(os.path.dirname(args.kernel),
+                                     "System.map-" + base[len(prefix):])
+                if os.path.isfile(guess):
+                    path = guess
+    if path is None:
+        return None
+    try:
+        symbols = strings.SystemMap.read(path)
+        symbols.check(vmlinux)
+    except InputError as e:
+        if args.system_map:
+            raise
+        # found beside the image, not asked for: the build goes on
+        _warn("%s; the kernel's rows name no function" % e)
+        return None
+    sources.append("system-map:%s" % path)
+    return symbols
 
 
 def _check_build_inputs(args: argparse.Namespace, output: str,
@@ -832,6 +870,10 @@ def build_parser() -> argparse.ArgumentParser:
                    action=_Once,
                    help="a vmlinux or compressed kernel image (bzImage): "
                    "its .printk_index, else its format strings")
+    p.add_argument("--system-map", metavar="FILE", action=_Once,
+                   help="the System.map of --kernel, to name the functions "
+                   "of a kernel without index (default: System.map-"
+                   "RELEASE beside a vmlinuz-RELEASE)")
     p.add_argument("--modules", metavar="DIR", action=_Once,
                    help="the same for every *.ko, *.ko.gz, *.ko.xz and "
                    "*.ko.zst below DIR")

@@ -24,19 +24,26 @@ modules the relocation that loads the string, and the symbol table, give
 the calling function; there is no file:line (file "?", line 0), and no
 function in a stripped vmlinux.
 
+With the kernel's System.map (Debian ships /boot/System.map-RELEASE
+beside the image), a stripped vmlinux's rows name their function too:
+the code that loads a string's address ("mov $imm32, %reg" into an
+argument register) lies in the function whose text symbol precedes it,
+and printk-family functions that are not exported become call targets.
+
 One kind of format does come with its place: pr_debug(), dev_dbg() and
 netdev_dbg() built with CONFIG_DYNAMIC_DEBUG (as distributions build)
 have a struct _ddebug in the module's __dyndbg section, holding the
 format, function, file and line.  Those rows have the origin "dyndbg".
 """
 
+import bisect
 import re
 import struct
 from typing import Iterator, Optional, Union
 
 from msgid_db import ids
 from msgid_db.elf import EM_X86_64, SHT_RELA, ElfError, ElfFile
-from msgid_db.ids import CallSite
+from msgid_db.ids import CallSite, InputError
 
 ORIGIN = "strings"
 DYNDBG_ORIGIN = "dyndbg"
@@ -210,6 +217,72 @@ _CALL_RE = re.compile(rb"[\xe8\xe9]", re.DOTALL)  # call / jmp rel32
 _FORMAT_RE = re.compile(rb"[\x01\t\n\x20-\x7e\x80-\xff]+")
 
 
+_SYSMAP_RE = re.compile(rb"([0-9a-fA-F]{8,16}) ([A-Za-z]) (\S+)")
+
+
+class SystemMap:
+    """The text symbols of a System.map ("ffffffff81000000 T _stext")."""
+
+    def __init__(self, text: bytes, name: str) -> None:
+        self.name = name
+        self.by_name: dict[str, int] = {}
+        pairs: list[tuple[int, str]] = []
+        bad = 0
+        lines = text.splitlines()
+        for line in lines:
+            m = _SYSMAP_RE.fullmatch(line.strip())
+            if not m:
+                bad += line.strip() != b""
+                continue
+            if m.group(2) not in b"TtWw":
+                continue
+            addr = int(m.group(1), 16)
+            sym = m.group(3).decode("ascii", "replace")
+            pairs.append((addr, sym))
+            self.by_name.setdefault(sym, addr)
+        if b"The real System.map is in" in text[:200]:
+            raise InputError(
+                "%s is Debian's placeholder: the real System.map is in the "
+                "linux-image-RELEASE-dbg package (usr/lib/debug/boot/"
+                "System.map-RELEASE): give that one with --system-map"
+                % name)
+        if not pairs or bad > len(lines) // 10:
+            raise InputError("%s: not a System.map (expected lines "
+                             "'ADDRESS TYPE NAME' with text symbols, as "
+                             "/boot/System.map-RELEASE has)" % name)
+        pairs.sort()
+        self.addrs = [a for a, _ in pairs]
+        self.names = [_CLONE_RE.sub("", n) for _, n in pairs]
+
+    @classmethod
+    def read(cls, path: str) -> "SystemMap":
+        """Read the System.map @path; InputError if it is not one."""
+        try:
+            with open(path, "rb") as f:
+                return cls(f.read(), path)
+        except OSError as e:
+            raise InputError("%s: %s" % (path, e.strerror or e)) from None
+
+    def function_at(self, addr: int) -> str:
+        """The text symbol that @addr lies in ("?" before the first)."""
+        i = bisect.bisect_right(self.addrs, addr) - 1
+        return self.names[i] if i >= 0 else "?"
+
+    def check(self, image: ElfFile) -> None:
+        """InputError if @image's exported functions are elsewhere: the
+        map is of another build."""
+        exports = exported(image)
+        wrong = [(name, addr) for addr, name in exports.items()
+                 if self.by_name.get(name, addr) != addr]
+        if exports and len(wrong) * 10 > len(exports):
+            name, addr = wrong[0]
+            raise InputError(
+                "%s is not the System.map of %s (%s is at %x in the "
+                "kernel, at %x in the map): give the map of the same "
+                "build (--system-map)" % (self.name, image.name, name, addr,
+                                          self.by_name[name]))
+
+
 def exported(image: ElfFile) -> dict[int, str]:
     """{address: name} of the symbols of __ksymtab and __ksymtab_gpl
     (struct kernel_symbol with 32-bit offsets relative to each field,
@@ -234,25 +307,38 @@ def exported(image: ElfFile) -> dict[int, str]:
     return out
 
 
-def exec_call_formats(image: ElfFile) -> Iterator[bytes]:
-    """Yield the format of every printk-family call of an x86_64
-    vmlinux found as described above (no function: no symbol table)."""
+def _exec_sections(image: ElfFile) -> Iterator[tuple[int, bytes]]:
+    """(address, bytes) of every section of code of an x86_64 vmlinux."""
     if image.is_rel or image.machine != EM_X86_64 or not image.is64:
-        return
-    targets = {addr: format_args(name)
-               for addr, name in exported(image).items()
-               if name in PRINTK_FUNCS}
-    if not targets:
         return
     for sec in image.sections:
         if not sec.flags & SHF_EXECINSTR or sec.type == 8 or not sec.addr:
             continue
-        text = image.data[sec.offset:sec.offset + sec.size]
+        yield sec.addr, image.data[sec.offset:sec.offset + sec.size]
+
+
+def exec_call_formats(image: ElfFile,
+                      symbols: Optional[SystemMap] = None
+                      ) -> Iterator[tuple[bytes, int]]:
+    """Yield (format, address of the code loading it) of every printk-
+    family call of an x86_64 vmlinux found as described above; with
+    @symbols, calls of functions that are not exported count too."""
+    found = dict(exported(image))
+    if symbols is not None:
+        for name in PRINTK_FUNCS:
+            addr = symbols.by_name.get(name)
+            if addr is not None:
+                found.setdefault(addr, name)
+    targets = {addr: format_args(name) for addr, name in found.items()
+               if name in PRINTK_FUNCS}
+    if not targets:
+        return
+    for base, text in _exec_sections(image):
         for m in _CALL_RE.finditer(text, 0, max(len(text) - 4, 0)):
             pos = m.start()
             rel = int.from_bytes(text[pos + 1:pos + 5], "little", signed=True)
             window = text[max(pos - WINDOW, 0):pos]
-            for reg in targets.get(sec.addr + pos + 5 + rel, ()):
+            for reg in targets.get(base + pos + 5 + rel, ()):
                 at = window.rfind(_MOV_IMM[reg])
                 if at < 0 or at + 7 > len(window):
                     continue
@@ -260,7 +346,23 @@ def exec_call_formats(image: ElfFile) -> Iterator[bytes]:
                                       signed=True) & (1 << 64) - 1
                 fmt = image.string_at(addr)
                 if fmt is not None and plausible(fmt):
-                    yield fmt
+                    yield fmt, base + max(pos - WINDOW, 0) + at
+
+
+_LOAD_RE = re.compile(rb"(?:\x48\xc7[\xc7\xc6\xc2\xc1]|\x49\xc7[\xc0\xc1])"
+                      rb"(.{4})", re.DOTALL)
+
+
+def exec_string_loads(image: ElfFile) -> dict[int, int]:
+    """{string address: address of the first code loading it into an
+    argument register} of an x86_64 vmlinux."""
+    out: dict[int, int] = {}
+    for base, text in _exec_sections(image):
+        for m in _LOAD_RE.finditer(text):
+            addr = int.from_bytes(m.group(1), "little", signed=True) \
+                & (1 << 64) - 1
+            out.setdefault(addr, base + m.start())
+    return out
 
 
 def _string_at(image: ElfFile, shndx: int, offset: int) -> Optional[bytes]:
@@ -311,10 +413,13 @@ def dyndbg(image: ElfFile) -> Iterator[tuple[bytes, str, str, int]]:
         return
 
 
-def sites(image: ElfFile, module: str) -> Iterator[CallSite]:
+def sites(image: ElfFile, module: str,
+          symbols: Optional[SystemMap] = None) -> Iterator[CallSite]:
     """Yield the call sites of @image's dynamic debug table (origin
     "dyndbg"), then one call site (origin "strings") per other distinct
-    format: level-prefixed strings and printk-family call formats."""
+    format: level-prefixed strings and printk-family call formats.
+    @symbols (a vmlinux's System.map) names the functions of a vmlinux's
+    rows."""
     seen: set[bytes] = set()
     for fmt, func, file, line in dyndbg(image):
         if ids.canonical(fmt):
@@ -325,6 +430,7 @@ def sites(image: ElfFile, module: str) -> Iterator[CallSite]:
     functions: dict[tuple[int, int], str] = {}
     for shndx, offset, func in call_formats(image):
         functions.setdefault((shndx, offset), func)
+    loads = exec_string_loads(image) if symbols is not None else {}
 
     def site(fmt: bytes, func: str) -> Iterator[CallSite]:
         if fmt in seen or not ids.canonical(fmt) or not plausible(fmt):
@@ -334,10 +440,16 @@ def sites(image: ElfFile, module: str) -> Iterator[CallSite]:
                                    module=module, origin=ORIGIN)
 
     for shndx, offset, fmt in level_strings(image):
-        yield from site(fmt, functions.pop((shndx, offset), "?"))
+        func = functions.pop((shndx, offset), "?")
+        if symbols is not None and func == "?":
+            code = loads.get(image.sections[shndx].addr + offset)
+            if code is not None:
+                func = symbols.function_at(code)
+        yield from site(fmt, func)
     for (shndx, offset), func in sorted(functions.items()):
         fmt = _string_at(image, shndx, offset)
         if fmt is not None:
             yield from site(fmt, func)
-    for fmt in exec_call_formats(image):
-        yield from site(fmt, "?")
+    for fmt, code in exec_call_formats(image, symbols):
+        yield from site(fmt, symbols.function_at(code)
+                        if symbols is not None else "?")
