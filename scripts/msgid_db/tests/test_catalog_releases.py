@@ -5,12 +5,13 @@ the check of the shipped catalog against a database of several releases
 (out/releases/msgid.db of make db-releases, when it is there)."""
 
 import os
+import re
 import subprocess
 import tempfile
 import unittest
 import zlib
 
-from msgid_db import catalog, database
+from msgid_db import catalog, database, ids
 from msgid_db.tests import clirun
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
@@ -42,6 +43,12 @@ Text.
 OOM_612 = (b"%s: Killed process %d (%s) total-vm:%lukB, "
            b"anon-rss:%lukB, file-rss:%lukB, shmem-rss:%lukB, UID:%u "
            b"pgtables:%lukB oom_score_adj:%hd")
+# ... its "invoked oom-killer" and RCU's "kthread starved" line.
+OTHERS_612 = (
+    (b"%s invoked oom-killer: gfp_mask=%#x(%pGg), order=%d, "
+     b"oom_score_adj=%hd", "invoked"),
+    (b"rcu: %s kthread starved for %ld jiffies! g%ld f%#x %s(%d) "
+     b"->state=%#x ->cpu=%d", "kthread"))
 
 
 class CatalogReleasesTest(unittest.TestCase):
@@ -110,6 +117,11 @@ class CatalogReleasesTest(unittest.TestCase):
         for lang in ("de", "ja"):
             e = catalog.Catalog.load(lang=lang).get(old)
             self.assertIsNotNone(e)
+        for fmt, word in OTHERS_612:
+            e = cat.get("%08x" % zlib.crc32(fmt))
+            self.assertIsNotNone(e, fmt)
+            assert e is not None
+            self.assertIn(word, e.subject + e.header("X-Format"))
 
     @unittest.skipUnless(os.path.isfile(RELEASES_DB),
                          "no out/releases/msgid.db (make db-releases)")
@@ -117,7 +129,11 @@ class CatalogReleasesTest(unittest.TestCase):
         """Every entry's message is printed by one of the releases of
         make db-releases' database, and each X-Format by the releases it
         names; entries of the series' own files (lib/test_msgid.c) are
-        in no distribution's source and are left out."""
+        in no distribution's source and are left out.  The database is a
+        source scan: a format it lacks because the scanner does not
+        follow its wrapper (ext4_msg(), warn_alloc()) counts when its
+        text, with or without its pr_fmt() prefix, is in its X-Source
+        file of one of the releases' trees (out/releases/src-*)."""
         db = database.open_db(RELEASES_DB)
         try:
             ids_of = {name: db.release_ids(name) for name in db.releases()}
@@ -128,9 +144,44 @@ class CatalogReleasesTest(unittest.TestCase):
                                   check=False).stdout.split())
         entries = [e for e in catalog.load_dir(catalog.DEFAULT_DIR)
                    if e.header("X-Source") not in ours]
-        problems = catalog.missing_formats(entries, ids_of)
+        by_line = {(e.path, e.line): e for e in entries}
+        problems, literal = [], 0
+        for problem in catalog.missing_formats(entries, ids_of):
+            path, line, _ = problem.split(":", 2)
+            e = by_line[(path, int(line))]
+            if "no X-Format" in problem and _in_a_tree(e, list(ids_of)):
+                literal += 1
+            else:
+                problems.append(problem)
+        print("\n%d catalog entries against %s: %d confirmed by the scan, "
+              "%d by their text in the source only"
+              % (len([e for e in entries if not e.lang]), RELEASES_DB,
+                 len([e for e in entries if not e.lang]) - literal
+                 - len(problems), literal))
         self.assertEqual(problems, [], "\n".join(problems))
 
+
+def _in_a_tree(entry: catalog.Entry, names: list[str]) -> bool:
+    """Whether a format of @entry is written in its X-Source file of one
+    of the release trees @names of make db-releases."""
+    source = entry.header("X-Source") or ""
+    for fmt, _ in entry.formats():
+        body = ids.escape(fmt)
+        wanted = [body] + [body[m.end():]
+                           for m in re.finditer(r": ", body)]
+        for name in names:
+            path = os.path.join(ROOT, "out", "releases", "src-" + name,
+                                source)
+            try:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    text = f.read()
+            except OSError:
+                continue
+            # adjacent literals ("a, "\n "b") are one string
+            text = re.sub(r'"\s*\n\s*"', "", text)
+            if any(w and w in text for w in wanted):
+                return True
+    return False
 
 if __name__ == "__main__":
     unittest.main()
