@@ -330,6 +330,10 @@ def cmd_merge(args: argparse.Namespace) -> int:
     if len({os.path.realpath(n) for _, n in inputs}) != len(inputs):
         raise UsageError("a database is given twice: merge each once")
     directory = os.path.dirname(out)
+    if not os.path.isdir(directory):
+        raise UsageError("%s: no such directory for the database %s "
+                         "(create it, or give another -o)"
+                         % (directory, path))
     merged = releases.merge(inputs, directory)
     metas = merged.metas
     meta = {"built": datetime.datetime.now(datetime.timezone.utc)

@@ -139,6 +139,21 @@ class ReleasesTest(unittest.TestCase):
         status, _, err = self.cli("merge", "-o", self.db, self.old_db,
                                   "7.3.1=" + self.new_db)
         self.assertEqual(status, 0, err)
+        # not a database: nothing written, no work file left
+        bad = os.path.join(self.tmp.name, "bad.db")
+        with open(bad, "w") as f:
+            f.write("garbage\n")
+        out = os.path.join(self.tmp.name, "out.db")
+        status, _, err = self.cli("merge", "-o", out, self.old_db, bad)
+        self.assertEqual(status, 3)
+        self.assertIn("not a msgid database", err)
+        self.assertFalse(os.path.exists(out))
+        self.assertEqual([n for n in os.listdir(self.tmp.name)
+                          if n.endswith(".tmp")], [])
+        status, _, err = self.cli("merge", "-o", os.path.join(
+            self.tmp.name, "none", "x.db"), self.old_db)
+        self.assertEqual(status, 2)
+        self.assertIn("no such directory", err)
 
     def test_lookup_text_prefers_the_release(self) -> None:
         self.merge()
