@@ -29,7 +29,7 @@ check() {
 	# the x86_64 test kernel (harness/boot.sh) have PCLMULQDQ: there the
 	# arch path must be tested.
 	[ "$arch" = um ] && expected="$expected
-[SKIPPED] msgid_arch_crc_test (crc32_le() is not the architecture's here"
+[SKIPPED] msgid_arch_crc_test (no architecture crc32_le() here"
 	skips=$(grep -F '[SKIPPED]' "$log" | grep -vF "$expected" || true)
 	[ -z "$skips" ] || { echo "$skips" >&2; die "KUnit on $arch: tests skipped ($log)"; }
 	for suite in printk_msgid printf; do

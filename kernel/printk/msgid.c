@@ -331,8 +331,8 @@ msgid_class(u64 e, const struct printf_trace *trace)
 }
 
 /* Size a message with vsnprintf_trace() and identify its caller's format. */
-static int msgid_size(char *buf, size_t size, const char *fmt, va_list args,
-		      struct printk_msgid *msgid)
+static __printf(3, 0) int msgid_size(char *buf, size_t size, const char *fmt,
+				     va_list args, struct printk_msgid *msgid)
 {
 	struct printf_trace trace;
 	int len;

@@ -324,7 +324,7 @@ static void msgid_arch_crc_test(struct kunit *test)
 	u32 opt = crc32_optimizations();
 
 	if (!(opt & CRC32_LE_OPTIMIZATION))
-		kunit_skip(test, "crc32_le() is not the architecture's here (crc32_optimizations() = %#x)",
+		kunit_skip(test, "no architecture crc32_le() here (crc32_optimizations() = %#x)",
 			   opt);
 	kunit_info(test, "crc32_le() is the architecture's (crc32_optimizations() = %#x)\n", opt);
 
