@@ -32,6 +32,7 @@ elapsed() { echo "$(( $(date +%s) - $1 )) s"; }
 newest() {
 	local pkg=$1 suite=$2 apt=$dir/apt-$2 archive keyring
 	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	[ -n "$DEBIAN_MIRROR" ] || { echo "no Debian mirror in the host's apt sources (/etc/apt): set DEBIAN_MIRROR" >&2; exit 3; }
 	case "$suite" in
 	*-security) archive=$DEBIAN_MIRROR/debian-security ;;
 	*) archive=$DEBIAN_MIRROR/debian ;;

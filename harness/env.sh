@@ -13,7 +13,18 @@ BASE_SUITE=trixie-backports
 LTS_PKG=linux-source-6.12
 LTS_VERSION=6.12.118-1~deb12u1
 LTS_SUITE=bookworm-security
-DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org}
+# The Debian mirror is the one the host's apt already uses: the first
+# source whose URI ends in /debian (one-line or deb822 format), without
+# that suffix. DEBIAN_MIRROR in the environment overrides it.
+apt_mirror() {
+	local f
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		/etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		sed -n -E 's#^[[:space:]]*(deb(-src)?[[:space:]]+(\[[^]]*\][[:space:]]+)?|URIs:[[:space:]]*)([a-z+]+://[^[:space:]]+)/debian/?([[:space:]].*)?$#\4#p' "$f"
+	done | head -1
+}
+DEBIAN_MIRROR=${DEBIAN_MIRROR:-$(apt_mirror)}
 
 # Debian's own kernel package built from that base (make distro-check):
 # what msgid-db.py meets on a distribution, a bzImage and *.ko.xz modules

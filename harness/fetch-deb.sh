@@ -18,6 +18,7 @@ stamp=$dir/root/.fetched
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pkg=$version" ]; then
 	exit 0
 fi
+[ -n "$DEBIAN_MIRROR" ] || { echo "no Debian mirror in the host's apt sources (/etc/apt): set DEBIAN_MIRROR" >&2; exit 3; }
 case "$suite" in
 *-security) archive=$DEBIAN_MIRROR/debian-security ;;
 *) archive=$DEBIAN_MIRROR/debian ;;
