@@ -28,7 +28,7 @@ J = $(H)/jobs.sh run $@
 
 help:
 	@echo "make demo        boot the patched kernel, look its identifiers up (first command)"
-	@echo "make check       everything CI runs (8-18 min on a new clone with a warm ccache, 22-52 cold)"
+	@echo "make check       everything CI runs (8-18 min on a new clone with a warm ccache, 22-52 cold before check-rt)"
 	@echo "make tree        out/linux = base + our files and patches (git repo)"
 	@echo "make refresh     write edits made in out/linux back to the repo"
 	@echo "make kernel      the x86_64 test kernel, CONFIG_PRINTK_MSGID=y, the wrapper subsystems,"
