@@ -330,22 +330,6 @@ msgid_class(u64 e, const struct printf_trace *trace)
 	return msgid_strs_class(trace);
 }
 
-/* Size a message with vsnprintf_trace() and identify its caller's format. */
-static __printf(3, 0) int msgid_size(char *buf, size_t size, const char *fmt,
-				     va_list args, struct printk_msgid *msgid)
-{
-	struct printf_trace trace;
-	int len;
-	u64 e;
-
-	len = vsnprintf_trace(buf, size, fmt, args, &trace);
-	e = msgid_format(trace.fmt);
-	msgid->fmt = trace.fmt;
-	msgid->id = (u32)e;
-	msgid->class = msgid_class(e, &trace);
-	return len;
-}
-
 /**
  * printk_msgid_size - size a new record and identify it
  * @buf: where to format the start of the record, as for vsnprintf()
@@ -366,7 +350,16 @@ static __printf(3, 0) int msgid_size(char *buf, size_t size, const char *fmt,
 int printk_msgid_size(char *buf, size_t size, const char *fmt, va_list args,
 		      struct printk_msgid *msgid)
 {
-	return msgid_size(buf, size, fmt, args, msgid);
+	struct printf_trace trace;
+	int len;
+	u64 e;
+
+	len = vsnprintf_trace(buf, size, fmt, args, &trace);
+	e = msgid_format(trace.fmt);
+	msgid->fmt = trace.fmt;
+	msgid->id = (u32)e;
+	msgid->class = msgid_class(e, &trace);
+	return len;
 }
 
 /**
@@ -382,7 +375,7 @@ void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 	va_list ap;
 
 	va_copy(ap, args);
-	msgid_size(NULL, 0, fmt, ap, msgid);
+	printk_msgid_size(NULL, 0, fmt, ap, msgid);
 	va_end(ap);
 }
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_get);
