@@ -3,6 +3,9 @@
 
 import contextlib
 import io
+import os
+import tempfile
+import unittest
 
 from msgid_db import cli
 
@@ -19,3 +22,22 @@ def run(argv: list[str]) -> tuple[int, str, str]:
         except SystemExit as e:
             status = e.code
     return status, out.getvalue(), err.getvalue()
+
+
+def index_db(test: unittest.TestCase, index: bytes) -> tuple[str, str]:
+    """Build a database from @index, the text of a printk index file
+    (<debugfs>/printk/index/vmlinux), in a temporary folder that @test
+    removes when it ends; fail @test if the build fails.
+
+    Return the folder and the database's path in it.
+    """
+    tmp = tempfile.TemporaryDirectory()
+    test.addCleanup(tmp.cleanup)
+    idir = os.path.join(tmp.name, "index")
+    os.mkdir(idir)
+    with open(os.path.join(idir, "vmlinux"), "wb") as f:
+        f.write(index)
+    db = os.path.join(tmp.name, "msgid.db")
+    status, _, err = run(["--db", db, "build", "--index-dir", idir])
+    test.assertEqual(status, 0, err)
+    return tmp.name, db

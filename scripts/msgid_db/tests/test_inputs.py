@@ -10,7 +10,6 @@ import os
 import select
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 import zlib
@@ -34,17 +33,7 @@ HELLO_MATCH = (b"  ~> (%s) matched by text\n  -> kernel/a.c:1 hello <6>\n"
 
 class Fixture(unittest.TestCase):
     def setUp(self) -> None:
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.tmp = tmp.name
-        index = os.path.join(tmp.name, "index")
-        os.mkdir(index)
-        with open(os.path.join(index, "vmlinux"), "wb") as f:
-            f.write(INDEX)
-        self.db = os.path.join(tmp.name, "msgid.db")
-        status, _, err = clirun.run(["--db", self.db, "build",
-                                     "--index-dir", index])
-        self.assertEqual(status, 0, err)
+        self.tmp, self.db = clirun.index_db(self, INDEX)
 
     def mkfile(self, name: str, data: bytes) -> str:
         path = os.path.join(self.tmp, name)

@@ -7,11 +7,11 @@ import io
 import contextlib
 import json
 import os
-import tempfile
 import unittest
 import zlib
 
 from msgid_db import cli
+from msgid_db.tests import clirun
 
 
 def crc(fmt: bytes) -> str:
@@ -39,24 +39,14 @@ INDEX = (
 
 class Fixture(unittest.TestCase):
     def setUp(self) -> None:
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.tmp = tmp.name
-        index = os.path.join(self.tmp, "index")
-        os.mkdir(index)
-        with open(os.path.join(index, "vmlinux"), "wb") as f:
-            f.write(INDEX)
-        self.db = os.path.join(self.tmp, "msgid.db")
-        status, _, err = self.run_cli("build", "--index-dir", index)
-        self.assertEqual(status, 0, err)
+        self.tmp, self.db = clirun.index_db(self, INDEX)
 
     def run_cli(self, *argv: str) -> tuple[int, str, str]:
         raw, err = io.BytesIO(), io.StringIO()
         out = io.TextIOWrapper(raw, encoding="utf-8")
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
-                status = cli.main(["--db", os.path.join(self.tmp, "msgid.db")]
-                                  + list(argv))
+                status = cli.main(["--db", self.db] + list(argv))
             except SystemExit as e:
                 status = e.code  # type: ignore[assignment]
             out.flush()
