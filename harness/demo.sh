@@ -17,11 +17,12 @@ cp "$ROOT/harness/demo-run.sh" "$d/root/run.sh"
 chmod +x "$d/root/run.sh"
 "$ROOT/harness/initramfs.sh" "$d/initrd.cpio.gz" "$d/root"
 # loglevel=1 keeps the console for the script's output; dmesg prints the log.
+# no5lvl: 4-level paging under KASAN, see harness/selftest.sh.
 # make kernel is the test kernel: its KUnit suites stay off (make
 # check-debug runs them), and KASAN's shadow wants the memory.
 say "booting the test kernel (KASAN and lockdep under QEMU TCG: about a minute)"
 QEMU_MEM=2048 "$ROOT/harness/boot.sh" "$kdir/arch/x86/boot/bzImage" "$d/initrd.cpio.gz" "$d/console.log" \
-	"printk.msgid=1 loglevel=1 kunit.enable=0" 300
+	"printk.msgid=1 loglevel=1 kunit.enable=0 no5lvl" 300
 
 awk -v d="$d" '
 	/^=== msgid-demo end/ { out = ""; next }
