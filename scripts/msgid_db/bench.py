@@ -4,7 +4,7 @@ a comparison with "git grep -F" of the messages' literal text.
 
 Usage: python3 -m msgid_db.bench [--vmlinux F] [--modules D] [--source D]
                                  [--tree DIR] [--lines N] [--runs N]
-(run from scripts/, or use harness/bench-db.sh).
+(run from scripts/, or with PYTHONPATH=scripts from the top of the tree).
 """
 
 import argparse

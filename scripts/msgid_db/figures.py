@@ -6,8 +6,9 @@ and is identified by its text alone; the ID the kernel printed is the
 truth.  The records before the first one with an ID (printed before the
 switch printk.msgid=1 was parsed) have no truth: only how many of them
 get an ID is counted.  Records that user space wrote to /dev/kmsg
-(systemd[1]: ...) are not kernel records and count nowhere.  Used by make bench-db (msgid_db.bench) and by the
-tests against the boot log of make selftest (tests/test_kernel.py).
+(systemd[1]: ...) are not kernel records and count nowhere.  Used by
+msgid_db.bench (--boot-log) and by the tests against a boot log
+(tests/test_kernel.py).
 """
 
 import time
