@@ -175,11 +175,11 @@ class _Binaries:
 
 def _modules_sites(directory: str,
                    binaries: _Binaries) -> Iterator[CallSite]:
-    from msgid_db import elf
+    from msgid_db import elf, modules
     before = binaries.modules
     for path in _module_files(directory):
         image = elf.ElfFile.from_path(path)
-        yield from binaries.sites(image, elf.module_name(image, path))
+        yield from binaries.sites(image, modules.module_name(image, path))
     if binaries.modules == before:
         _warn("%s: no modules (*.ko, *.ko.gz, *.ko.xz, *.ko.zst) found"
               % directory)

@@ -10,20 +10,19 @@
             const char *level, *subsys_fmt_prefix;
     } __packed;
 
-In vmlinux (ET_EXEC) the pointers are absolute virtual addresses.  Modules
-(ET_REL) hold zeroes plus relocations; those are applied here for the
-pointer array and for the sections holding the pi_entry structures, using
-a synthetic address for every section.  32- and 64-bit, little- and
-big-endian files are supported; relocations for x86, arm and riscv.
+In vmlinux (ET_EXEC) the pointers are absolute virtual addresses.  32- and
+64-bit, little- and big-endian files are supported.  Modules (ET_REL) hold
+zeroes plus relocations: every section gets a synthetic address here, and
+msgid_db.modules of the full msgid-db package applies the relocations.
 """
 
 import bisect
-import os
 import re
 import struct
 from dataclasses import dataclass
 from typing import Optional
 
+from msgid_db import optional
 from msgid_db.ids import InputError
 
 ET_REL = 1
@@ -31,21 +30,6 @@ SHT_SYMTAB = 2
 SHT_RELA = 4
 SHT_NOBITS = 8
 SHT_REL = 9
-
-EM_386 = 3
-EM_ARM = 40
-EM_X86_64 = 62
-EM_AARCH64 = 183
-EM_RISCV = 243
-
-#: Absolute pointer-sized relocation types per machine: {type: size}.
-ABS_RELOCS: dict[int, dict[int, int]] = {
-    EM_X86_64: {1: 8, 10: 4},           # R_X86_64_64, R_X86_64_32
-    EM_AARCH64: {257: 8, 258: 4},       # R_AARCH64_ABS64, R_AARCH64_ABS32
-    EM_386: {1: 4},                     # R_386_32
-    EM_ARM: {2: 4},                     # R_ARM_ABS32
-    EM_RISCV: {1: 4, 2: 8},             # R_RISCV_32, R_RISCV_64
-}
 
 _BANNER_RE = re.compile(rb"Linux version (\d+\.\d+[!-~]{0,120}) \(")
 _REL_BASE = 0x100000  # synthetic load address of the first ET_REL section
@@ -68,7 +52,7 @@ class IndexEntry:
 
 
 @dataclass
-class _Section:
+class Section:
     name: str
     type: int
     flags: int
@@ -87,14 +71,14 @@ class ElfFile:
         self.name = name
         self.data = data
         if len(data) < 16 or data[:4] != b"\x7fELF":
-            raise self._error("not an ELF file")
+            raise self.error("not an ELF file")
         if data[4] not in (1, 2) or data[5] not in (1, 2):
-            raise self._error("unsupported ELF class/encoding")
+            raise self.error("unsupported ELF class/encoding")
         self.is64 = data[4] == 2
         self.endian = "<" if data[5] == 1 else ">"
         self.ptr_size = 8 if self.is64 else 4
         hdr = self.endian + ("HHIQQQIHHHHHH" if self.is64 else "HHIIIIIHHHHHH")
-        fields = self._unpack(hdr, 16, "ELF header")
+        fields = self.unpack(hdr, 16, "ELF header")
         (self.type, self.machine, _, _, _, shoff, _, _, _, _,
          shentsize, shnum, shstrndx) = fields
         self.sections = self._read_sections(shoff, shentsize, shnum, shstrndx)
@@ -104,43 +88,52 @@ class ElfFile:
 
     @classmethod
     def from_path(cls, path: str) -> "ElfFile":
-        """Read @path (ELF, compressed module or kernel image; see
-        msgid_db.image) into an ElfFile."""
-        from msgid_db import image
-        data = image.read(path)
+        """Read the ELF file @path (the full msgid-db package also reads
+        compressed modules and kernel images: msgid_db.image)."""
+        image = optional("image")
+        if image is not None:
+            return cls(image.read(path), path)
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise ElfError("%s: %s" % (path, e.strerror)) from None
         return cls(data, path)
 
-    def _error(self, what: str) -> ElfError:
+    def error(self, what: str) -> ElfError:
+        """The error @what about this file."""
         return ElfError("%s: %s" % (self.name, what))
 
-    def _unpack(self, fmt: str, offset: int, what: str) -> tuple:
+    def unpack(self, fmt: str, offset: int, what: str) -> tuple:
+        """struct.unpack_from() of @fmt at @offset; @what names it in
+        the error of a truncated file."""
         try:
             return struct.unpack_from(fmt, self.data, offset)
         except struct.error:
-            raise self._error("truncated ELF (%s at offset %#x)"
+            raise self.error("truncated ELF (%s at offset %#x)"
                               % (what, offset)) from None
 
     def _read_sections(self, shoff: int, shentsize: int, shnum: int,
-                       shstrndx: int) -> list[_Section]:
+                       shstrndx: int) -> list[Section]:
         fmt = self.endian + ("IIQQQQIIQQ" if self.is64 else "IIIIIIIIII")
         if shnum == 0 or shoff == 0:
-            raise self._error("no section headers")
+            raise self.error("no section headers")
         if shentsize < struct.calcsize(fmt):
-            raise self._error("bad section header size %d" % shentsize)
+            raise self.error("bad section header size %d" % shentsize)
         if shoff + shnum * shentsize > len(self.data):
-            raise self._error("truncated ELF (section headers beyond end "
+            raise self.error("truncated ELF (section headers beyond end "
                               "of file)")
         raw = []
         for i in range(shnum):
             (name, typ, flags, addr, off, size, link, info, _,
-             entsize) = self._unpack(fmt, shoff + i * shentsize, "section")
+             entsize) = self.unpack(fmt, shoff + i * shentsize, "section")
             if typ != SHT_NOBITS and off + size > len(self.data):
-                raise self._error("truncated ELF (section %d beyond end of "
+                raise self.error("truncated ELF (section %d beyond end of "
                                   "file)" % i)
-            raw.append((name, _Section("", typ, flags, addr, off, size, link,
+            raw.append((name, Section("", typ, flags, addr, off, size, link,
                                        info, entsize)))
         if shstrndx >= shnum:
-            raise self._error("bad section name table index")
+            raise self.error("bad section name table index")
         strtab = raw[shstrndx][1]
         for name, sec in raw:
             sec.name = self._cstr(strtab.offset + name,
@@ -151,7 +144,7 @@ class ElfFile:
     def _cstr(self, start: int, end: int) -> bytes:
         stop = self.data.find(b"\0", start, end)
         if stop < 0:
-            raise self._error("unterminated string at offset %#x" % start)
+            raise self.error("unterminated string at offset %#x" % start)
         return self.data[start:stop]
 
     def _map_addresses(self) -> None:
@@ -178,71 +171,15 @@ class ElfFile:
             data = (b"" if sec.type == SHT_NOBITS
                     else self.data[sec.offset:sec.offset + sec.size])
             if self.is_rel:
-                data = self._relocate(idx, data)
+                modules = optional("modules")
+                if modules is None:
+                    raise self.error(
+                        "a relocatable object (a kernel module): the "
+                        "in-kernel msgid-db.py reads a vmlinux, the full "
+                        "msgid-db package reads modules too")
+                data = modules.relocate(self, idx, data)
             self._cache[idx] = data
         return self._cache[idx]
-
-    def _relocate(self, idx: int, data: bytes) -> bytes:
-        """Apply absolute REL/RELA relocations targeting section @idx."""
-        relocs = [s for s in self.sections
-                  if s.type in (SHT_RELA, SHT_REL) and s.info == idx]
-        if not relocs:
-            return data
-        kinds = ABS_RELOCS.get(self.machine)
-        if kinds is None:
-            raise self._error("relocations for machine %d not supported"
-                              % self.machine)
-        out = bytearray(data)
-        for rel in relocs:
-            symvals = self._symbol_values(rel.link)
-            for off, typ, sym, addend in self._relocations(rel):
-                size = kinds.get(typ)
-                if size is None or off + size > len(out):
-                    continue
-                fmt = self.endian + ("Q" if size == 8 else "I")
-                if addend is None:  # SHT_REL: implicit addend
-                    addend = struct.unpack_from(fmt, out, off)[0]
-                value = symvals[sym] + addend if sym < len(symvals) else 0
-                struct.pack_into(fmt, out, off, value & ((1 << size * 8) - 1))
-        return bytes(out)
-
-    def _relocations(self, rel: _Section):
-        is_rela = rel.type == SHT_RELA
-        if self.is64:
-            fmt, shift, mask = "QQq" if is_rela else "QQ", 32, 0xffffffff
-        else:
-            fmt, shift, mask = "IIi" if is_rela else "II", 8, 0xff
-        fmt = self.endian + fmt
-        step = rel.entsize or struct.calcsize(fmt)
-        if step < struct.calcsize(fmt):
-            raise self._error("bad relocation entry size in %s" % rel.name)
-        for pos in range(rel.offset, rel.offset + rel.size - step + 1, step):
-            entry = self._unpack(fmt, pos, "relocation")
-            info = entry[1]
-            yield (entry[0], info & mask, info >> shift,
-                   entry[2] if is_rela else None)
-
-    def _symbol_values(self, symtab_idx: int) -> list[int]:
-        """Return the synthetic address of every symbol in a symtab."""
-        if symtab_idx >= len(self.sections):
-            raise self._error("bad symbol table index")
-        tab = self.sections[symtab_idx]
-        if tab.type != SHT_SYMTAB:
-            raise self._error("relocation without symbol table")
-        if self.is64:
-            fmt, vpos, spos = "IBBHQQ", 4, 3
-        else:
-            fmt, vpos, spos = "IIIBBH", 1, 5
-        fmt = self.endian + fmt
-        step = tab.entsize or struct.calcsize(fmt)
-        values = []
-        for pos in range(tab.offset, tab.offset + tab.size - step + 1, step):
-            sym = self._unpack(fmt, pos, "symbol")
-            shndx = sym[spos]
-            base = (self.sections[shndx].addr
-                    if 0 < shndx < len(self.sections) else 0)
-            values.append(base + sym[vpos] if shndx < 0xff00 else sym[vpos])
-        return values
 
     def string_at(self, addr: int) -> Optional[bytes]:
         """Return the NUL-terminated string at virtual address @addr."""
@@ -272,17 +209,6 @@ class ElfFile:
             return None
         return struct.unpack_from(fmt, data, off)
 
-    def modinfo(self, key: str) -> Optional[str]:
-        """Return the value of @key in .modinfo, if any."""
-        idx = self.section(".modinfo")
-        if idx is None:
-            return None
-        prefix = key.encode() + b"="
-        for item in self.section_data(idx).split(b"\0"):
-            if item.startswith(prefix):
-                return item[len(prefix):].decode("utf-8", "replace")
-        return None
-
     def printk_index(self) -> list[IndexEntry]:
         """Return all entries of the .printk_index section.
 
@@ -290,7 +216,7 @@ class ElfFile:
         """
         idx = self.section(".printk_index")
         if idx is None:
-            raise self._error("no .printk_index section (kernel built "
+            raise self.error("no .printk_index section (kernel built "
                               "without CONFIG_PRINTK_INDEX?)")
         ptr = self.endian + ("Q" if self.is64 else "I")
         entry_fmt = self.endian + ("QQQIQQ" if self.is64 else "IIIIII")
@@ -313,15 +239,3 @@ class ElfFile:
         """Return the release from the "Linux version X (" banner, if any."""
         m = _BANNER_RE.search(self.data)
         return m.group(1).decode("ascii", "replace") if m else None
-
-
-def module_name(elf: ElfFile, path: str) -> str:
-    """Return a module's name from .modinfo, else from its file name."""
-    name = elf.modinfo("name")
-    if name:
-        return name
-    base = os.path.basename(path)
-    for ext in (".gz", ".xz", ".zst", ".ko"):
-        if base.endswith(ext):
-            base = base[:-len(ext)]
-    return base.replace("-", "_")

@@ -41,8 +41,9 @@ import re
 import struct
 from typing import Iterator, Optional, Union
 
-from msgid_db import ids
-from msgid_db.elf import EM_X86_64, SHT_RELA, ElfError, ElfFile
+from msgid_db import ids, modules
+from msgid_db.elf import SHT_RELA, ElfError, ElfFile
+from msgid_db.modules import EM_X86_64
 from msgid_db.ids import CallSite, InputError
 
 ORIGIN = "strings"
@@ -180,7 +181,7 @@ def call_formats(image: ElfFile) -> Iterator[tuple[int, int, str]]:
         syms = symtabs[rel.link]
         text = image.data[target.offset:target.offset + target.size]
         loads: list[Optional[tuple[int, int, int]]] = [None] * 6
-        for off, typ, sym, addend in sorted(image._relocations(rel)):
+        for off, typ, sym, addend in sorted(modules.relocations(image, rel)):
             if sym >= len(syms.entries):
                 continue
             name, _, shndx, value, _ = syms.entries[sym]

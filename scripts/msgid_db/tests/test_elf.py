@@ -5,7 +5,7 @@ import os
 import tempfile
 import unittest
 
-from msgid_db import elf
+from msgid_db import elf, modules
 from msgid_db.tests import elf_builder as eb
 
 ENTRIES = [
@@ -73,10 +73,10 @@ class RelTest(unittest.TestCase):
     def test_module_name(self) -> None:
         data = eb.build_rel(ENTRIES, modinfo=b"license=GPL\0name=test_msgid\0")
         image = elf.ElfFile(data, "x.ko")
-        self.assertEqual(elf.module_name(image, "/a/other-name.ko"),
+        self.assertEqual(modules.module_name(image, "/a/other-name.ko"),
                          "test_msgid")
         plain = elf.ElfFile(eb.build_rel(ENTRIES), "x.ko")
-        self.assertEqual(elf.module_name(plain, "/a/other-name.ko.xz"),
+        self.assertEqual(modules.module_name(plain, "/a/other-name.ko.xz"),
                          "other_name")
 
     def test_unsupported_machine(self) -> None:

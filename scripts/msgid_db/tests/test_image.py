@@ -12,7 +12,7 @@ import tempfile
 import unittest
 from unittest import mock
 
-from msgid_db import elf, image
+from msgid_db import elf, image, modules
 from msgid_db.tests import elf_builder as eb
 
 ENTRIES = [
@@ -88,8 +88,8 @@ class ImageTest(unittest.TestCase):
             with self.subTest(name):
                 img = elf.ElfFile.from_path(self.file(name, data))
                 self.assertEqual(_entries(img), EXPECTED)
-                self.assertEqual(elf.module_name(img, name), "test_mod")
-        self.assertEqual(elf.module_name(img, "/x/foo-bar.ko.zst"),
+                self.assertEqual(modules.module_name(img, name), "test_mod")
+        self.assertEqual(modules.module_name(img, "/x/foo-bar.ko.zst"),
                          "test_mod")
 
     def test_missing_program(self) -> None:
