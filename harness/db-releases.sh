@@ -71,10 +71,11 @@ if fetch 6.1 "$OLD_PKG" "$OLD_VERSION" "$OLD_SUITE" "$OLD_TARBALL"; then
 else
 	say "6.1: cannot fetch $OLD_PKG $OLD_VERSION: left out"
 fi
-if fetch 6.12 "$LTS_PKG" "$LTS_VERSION" "$LTS_SUITE" "usr/src/$LTS_PKG.tar.xz"; then
+# Debian's patched 6.12 (what its kernels print), of the backport's version.
+if fetch 6.12 linux-source-6.12 "$LTS_VERSION" "$LTS_SUITE" usr/src/linux-source-6.12.tar.xz; then
 	names+=(6.12)
 else
-	say "6.12: cannot fetch $LTS_PKG $LTS_VERSION: left out"
+	say "6.12: cannot fetch linux-source-6.12 $LTS_VERSION: left out"
 fi
 if [ ! -f "$dir/7.2.tar.xz" ] && [ -z "$R72_VERSION" ]; then
 	R72_VERSION=$(newest "$R72_PKG" "$R72_SUITE")
@@ -86,7 +87,7 @@ else
 	say "7.2: no $R72_PKG in $R72_SUITE (R72_SUITE and R72_VERSION name another): left out"
 fi
 if [ ! -f "$BASE_TARBALL" ]; then
-	"$ROOT/harness/base.sh" || die "cannot fetch the base $BASE_PKG (make base)"
+	"$ROOT/harness/base.sh" || die "cannot fetch the base (make base)"
 fi
 ln -sfn "$BASE_TARBALL" "$dir/7.3.tar.xz"
 names+=(7.3)

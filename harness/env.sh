@@ -1,18 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared settings for the harness scripts. Sourced, never run.
 #
-# The base kernel is pinned here and only here: moving to another Debian
-# linux-source upload is a deliberate commit that also refreshes every
-# <path>.patch in the repo (make tree && make refresh). harness/base.sh
-# fetches it from BASE_SUITE into out/base/ without installing anything
-# on the host. The 6.12 LTS backport (make series-lts) is pinned the same
-# way; its glue lives in harness/lts/.
-BASE_PKG=linux-source-7.3
+# The base kernel is pinned here and only here: upstream Linux 7.3.4, as
+# the upstream tarball that Debian's source package carries
+# (linux_7.3.4.orig.tar.xz: the release minus the few files Debian drops
+# for its free-software rules, none of which the series touches). Moving
+# it is a deliberate commit that also refreshes every <path>.patch in the
+# repo (make tree && make refresh). harness/base.sh fetches it from
+# BASE_SUITE's deb-src index into out/base/ without installing anything
+# on the host. The 6.12 backport (make series-lts) is pinned the same
+# way, on upstream 6.12.118; its glue lives in harness/lts/.
+# Where the mirror does not serve the upstream tarball, base.sh takes
+# Debian's patched source of the same upload (BASE_PKG, a binary package
+# every mirror carries) and says so; out/base/base.txt and the base
+# commit of out/linux name the one taken.
+BASE_SRC=linux
+BASE_UPSTREAM=7.3.4
 BASE_VERSION=7.3.4-1~bpo13+1
 BASE_SUITE=trixie-backports
-LTS_PKG=linux-source-6.12
+BASE_PKG=linux-source-7.3
+LTS_SRC=linux-6.12
+LTS_UPSTREAM=6.12.118
 LTS_VERSION=6.12.118-1~deb12u1
 LTS_SUITE=bookworm-security
+LTS_PKG=linux-source-6.12
 # The Debian mirror is the one the host's apt already uses: the first
 # source whose URI ends in /debian (one-line or deb822 format), without
 # that suffix. DEBIAN_MIRROR in the environment overrides it.
@@ -44,18 +55,20 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # glue of harness/lts/ laid over the overlay: harness/tree.sh).
 LTS_GLUE=$ROOT/harness/lts
 if [ "${LTS:-0}" = 1 ]; then
-	BASE_PKG=$LTS_PKG BASE_VERSION=$LTS_VERSION BASE_SUITE=$LTS_SUITE
+	BASE_SRC=$LTS_SRC BASE_UPSTREAM=$LTS_UPSTREAM BASE_VERSION=$LTS_VERSION
+	BASE_SUITE=$LTS_SUITE BASE_PKG=$LTS_PKG
 	OUT=${OUT:-$ROOT/out/lts}
-	SERIES=${SERIES:-$ROOT/out/series-${LTS_PKG#linux-source-}}
+	SERIES=${SERIES:-$ROOT/out/series-6.12}
 fi
 OUT=${OUT:-$ROOT/out}
 # Where make series writes the patches.
 SERIES=${SERIES:-$OUT/series}
 TREE=${TREE:-$OUT/linux}
 BUILD=$OUT/build
-# base_tarball PKG VERSION: where harness/base.sh puts that source.
-base_tarball() { echo "$OUT/base/$1_$2.tar.xz"; }
-BASE_TARBALL=$(base_tarball "$BASE_PKG" "$BASE_VERSION")
+# Where harness/base.sh puts the base (a link to the tarball it took) and
+# what it is (one line, "upstream ..." or "debian ...").
+BASE_TARBALL=$OUT/base/linux-$BASE_UPSTREAM.tar.xz
+BASE_WHAT=$OUT/base/linux-$BASE_UPSTREAM.txt
 
 # Files of the repo that are not part of the kernel overlay.
 overlay_files() {

@@ -26,13 +26,14 @@ unpack() {
 	[ -f "$dir/$2/Makefile" ] && return 0
 	say "unpacking $1 (about 30 s)"
 	rm -rf "${dir:?}/$2"
-	tar -xf "$1" -C "$dir"
+	mkdir -p "$dir/$2"
+	tar -xf "$1" -C "$dir/$2" --strip-components=1
 }
 unpack "$dir/old/root/$OLD_TARBALL" "$OLD_PKG"
-unpack "$BASE_TARBALL" "$BASE_PKG"
+unpack "$BASE_TARBALL" "linux-$BASE_UPSTREAM"
 
 tool=$ROOT/scripts/msgid-db.py
-for name in "$OLD_PKG" "$BASE_PKG"; do
+for name in "$OLD_PKG" "linux-$BASE_UPSTREAM"; do
 	db=$dir/$name.db
 	[ -s "$db" ] && continue  # rm out/stability/*.db to scan again
 	say "scanning the C sources of $name"
@@ -54,5 +55,5 @@ if [ -s "$OUT/boot/boot.log" ] && [ -f "$BUILD/msgid/vmlinux" ]; then
 else
 	say "no out/boot/boot.log and out/build/msgid (make selftest): no boot figures"
 fi
-python3 "$ROOT/harness/stability.py" "$dir/$OLD_PKG.db" "$dir/$BASE_PKG.db" \
+python3 "$ROOT/harness/stability.py" "$dir/$OLD_PKG.db" "$dir/linux-$BASE_UPSTREAM.db" \
 	"${extra[@]}" | tee "$dir/table.txt"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Lay the repo onto the base: out/linux is a git repo whose first commit
-# (tag "base") is the pristine Debian source and whose second commit
+# (tag "base") is the pristine upstream source and whose second commit
 # (tag "overlay") adds our new files and applies every <path>.patch.
 #
 # Edit in out/linux, then "make refresh" writes the changes back to the repo.
@@ -10,7 +10,8 @@
 set -eu
 . "$(dirname "$0")/env.sh"
 
-stamp="base: Debian $BASE_PKG $BASE_VERSION"
+[ -f "$BASE_WHAT" ] || "$ROOT/harness/base.sh"
+stamp="base: $(cat "$BASE_WHAT")"
 
 if [ -d "$TREE/.git" ] && [ "$(git -C "$TREE" log -1 --format=%s base 2>/dev/null)" = "$stamp" ]; then
 	if [ "${FORCE:-0}" != 1 ] && git -C "$TREE" rev-parse -q --verify overlay >/dev/null; then
@@ -35,7 +36,7 @@ if [ -d "$TREE/.git" ] && [ "$(git -C "$TREE" log -1 --format=%s base 2>/dev/nul
 	git -C "$TREE" clean -fdxq -e '/build-*/'
 else
 	[ -f "$BASE_TARBALL" ] || "$ROOT/harness/base.sh"
-	say "unpacking $BASE_PKG $BASE_VERSION into ${TREE#"$ROOT"/} (about 1 minute)"
+	say "unpacking Linux $BASE_UPSTREAM into ${TREE#"$ROOT"/} (about 1 minute)"
 	rm -rf "$TREE"
 	mkdir -p "$TREE"
 	tar -xf "$BASE_TARBALL" -C "$TREE" --strip-components=1
@@ -61,7 +62,7 @@ while read -r f; do
 	case "$f" in
 	*.patch)
 		git apply --whitespace=error-all "$src" ||
-			die "${src#"$ROOT"/} does not apply to $BASE_PKG $BASE_VERSION without fuzz"
+			die "${src#"$ROOT"/} does not apply to Linux $BASE_UPSTREAM without fuzz"
 		;;
 	*)
 		mkdir -p "$(dirname "$f")"
