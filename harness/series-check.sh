@@ -1,9 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# series-check.sh: the checks a printk maintainer would run on out/series/:
-#  - it applies with git am to a pristine base;
+# series-check.sh: the checks a maintainer would run on out/series/:
+#  - each series applies with git am to a pristine base, alone or on the
+#    series it depends on (NN-NAME/depends), and all of them, in the
+#    order of out/series/order, apply one after the other: the tree the
+#    rest of the checks build, patch by patch;
 #  - checkpatch.pl --strict: no error, warning or check, but those the
-#    manifest keeps with a reason (out/series/checkpatch-keep);
+#    manifest keeps with a reason (NN-NAME/checkpatch-keep);
 #  - after every patch the x86_64 kernel (vmlinux and modules) builds,
 #    incrementally in out/build/series, with CONFIG_PRINTK_MSGID=y; a
 #    patch whose tree is the overlay's, or differs from it only in files
@@ -28,8 +31,9 @@
 #  - the last tree builds with the feature compiled out (msgid-off.config),
 #    incrementally on the same build, with no warning in our files: what
 #    make kernel-off checks, without building every file again;
-#  - the series ends in exactly the tree `make tree` lays (no drift
-#    between the repo's overlay and the exported series).
+#  - the series end in exactly the tree `make tree` lays but for the
+#    files the manifest keeps out of them (out/series/kept-out): no drift
+#    between the repo's overlay and the exported series.
 #
 # series-check.sh [all|small|full]: all (the default) does everything;
 # make check runs it in two jobs, so that the first half does not wait
@@ -60,8 +64,16 @@ mapfile -t wrapper_dirs < <(sed -n 's/^# series-check: //p' "$ROOT/harness/confi
 [ ${#wrapper_dirs[@]} -gt 0 ] || die "wrappers.config has no '# series-check:' line"
 log=$OUT/series-check.log
 
-[ -f "$series/0000-cover-letter.patch" ] || die "no series: run 'make series' first"
-mapfile -t patches < <(ls "$series"/[0-9][0-9][0-9][0-9]-*.patch | grep -v 0000-cover)
+[ -f "$series/order" ] || die "no series: run 'make series' first"
+mapfile -t dirs < "$series/order"
+# patches_of DIR: the patch files of one series, in order.
+patches_of() {
+	ls "$series/$1"/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-cover-letter
+}
+patches=()
+for d in "${dirs[@]}"; do
+	mapfile -t -O ${#patches[@]} patches < <(patches_of "$d")
+done
 sum=$(cat "${patches[@]}" | md5sum | cut -d' ' -f1)
 if [ "$stage" = full ]; then
 	[ -f "$state" ] && [ "$(sed -n 2p "$state")" = "$sum" ] ||
@@ -72,23 +84,42 @@ fi
 # build of out/linux, so ccache answers every file the two trees share.
 bdir=$BUILD/series
 
+# gam PATCH...: git am in out/series-am.
+gam() {
+	git -C "$am" -c user.name=check -c user.email=check@localhost am -q --whitespace=error-all "$@" ||
+		{ git -C "$am" am --abort 2>/dev/null; return 1; }
+}
+
 # review: apply the series to a pristine base with git am, and check it
 # with checkpatch and kernel-doc.
 review() {
 	local p n out line keep kn kmsg bad docs
-	say "git am of ${#patches[@]} patches onto a pristine base"
+	local d dep
 	rm -rf "$am"
 	git clone -q --shared --no-checkout "$TREE" "$am"
 	# checkout.workers: about 18 s instead of 29 for the base's 90,000 files.
 	git -C "$am" -c checkout.workers=0 checkout -q --detach base
 	objdir series "$am" > /dev/null
-	git -C "$am" -c user.name=check -c user.email=check@localhost am -q --whitespace=error-all "${patches[@]}" ||
-		die "the series does not apply to the base with git am"
+	for d in "${dirs[@]}"; do
+		git -C "$am" checkout -q --detach base
+		dep=$(cat "$series/$d/depends")
+		if [ -n "$dep" ]; then
+			mapfile -t pp < <(patches_of "$dep")
+			gam "${pp[@]}" || die "$dep does not apply to the base with git am"
+		fi
+		mapfile -t pp < <(patches_of "$d")
+		gam "${pp[@]}" || die "series $d does not apply ${dep:+on $dep }to the base with git am"
+		say "$d: ${#pp[@]} patch(es) apply to the base${dep:+ on $dep} with git am"
+	done
+	say "git am of all ${#dirs[@]} series, ${#patches[@]} patches, one after the other onto the base"
+	git -C "$am" checkout -q --detach base
+	gam "${patches[@]}" || die "the series do not apply one after the other (out/series/order)"
 
 	say "checkpatch.pl --strict on every patch"
 	bad=0
 	for p in "${patches[@]}"; do
 		n=$(basename "$p" | cut -c1-4)
+		d=$(basename "$(dirname "$p")")
 		out=$("$am/scripts/checkpatch.pl" --strict --no-tree --no-signoff --terse --showfile "$p" 2>&1 || true)
 		while IFS= read -r line; do
 			case "$line" in *": ERROR:"*|*": WARNING:"*|*": CHECK:"*) ;; *) continue ;; esac
@@ -96,9 +127,9 @@ review() {
 			while IFS=$'\t' read -r kn kmsg; do
 				[ "$kn" = "$n" ] || continue
 				case "$line" in *"${kmsg%% -- *}"*) keep=yes ;; esac
-			done < "$series/checkpatch-keep"
+			done < "$series/$d/checkpatch-keep"
 			if [ $keep = no ]; then
-				echo "$(basename "$p"): $line" >&2
+				echo "$d/$(basename "$p"): $line" >&2
 				bad=1
 			fi
 		done <<< "$out"
@@ -122,6 +153,9 @@ fi
 # The tree compared with the overlay: MAINTAINERS aside (the entry is made
 # at export time from git config, so it may differ).
 tree_spec=(. ':(exclude)MAINTAINERS')
+while IFS= read -r f; do
+	tree_spec+=(":(exclude)$f")
+done < "$series/kept-out"
 
 # Whether commit $1 has the overlay's tree.
 is_overlay() {
@@ -142,7 +176,7 @@ same_build() {
 say "no drift: the series ends in the tree make tree lays"
 if ! is_overlay "$tip"; then
 	git -C "$am" diff --stat overlay "$tip" -- "${tree_spec[@]}" >&2
-	die "the exported series and the repo's overlay differ: run make series again"
+	die "the exported series and the repo's overlay differ: run make series again (or keep the files out in the manifest)"
 fi
 
 if [ "${SERIES_BUILD:-1}" = 0 ]; then
@@ -284,4 +318,4 @@ if grep -E "$OUR_WARNING_RE" "$log.last" >&2; then
 	die "warnings in our files with CONFIG_PRINTK_MSGID=n ($log)"
 fi
 say "CONFIG_PRINTK_MSGID=n builds without a warning ($(( $(date +%s) - t0 )) s)"
-say "series: ${#patches[@]} patches apply, build one by one and pass checkpatch, kernel-doc, sparse and W=1"
+say "series: ${#dirs[@]} series, ${#patches[@]} patches apply, build one by one and pass checkpatch, kernel-doc, sparse and W=1"

@@ -3,16 +3,23 @@
 """Cut the repo's overlay into the patch series described by the manifest.
 
 The repo keeps one <path>.patch per upstream file and new files at their
-paths; harness/series/manifest says which patch of the series takes which
-file, or which change blocks of a file (the hunks of a zero-context diff,
-picked by a regular expression over their lines). This script replays the
-series on out/linux's base, one commit per patch, adds the
-MAINTAINERS entry with the exporting author's identity, and writes
-git format-patch output with a cover letter to out/series/.
+paths; harness/series/manifest says which series goes to which tree, which
+patch of it takes which file, or which change blocks of a file (the hunks
+of a zero-context diff, picked by a regular expression over their lines).
+Each series is replayed on out/linux's base (or on the series it depends
+on), one commit per patch, the MAINTAINERS entry made with the exporting
+author's identity, and written with git format-patch, a cover letter, and
+To/Cc headers from the tree's own scripts/get_maintainer.pl to
+OUTDIR/NN-NAME/. OUTDIR/order lists the series in the order that applies
+them all to one tree; that tree is the overlay (series-check.sh checks
+it), but for the files the manifest keeps out of every series.
+
+With LTS=1 (the 6.12 backport for distributions) every series is one:
+the patches in that order, with the backport's cover letter.
 
 usage: series.py TREE OUTDIR
   TREE     out/linux (tags base and overlay); the commits are written to
-           its object store as refs/msgid/series, its work tree is untouched
+           its object store as refs/msgid/NAME, its work tree is untouched
   OUTDIR   where the patches go (recreated)
 """
 import os
@@ -21,7 +28,7 @@ import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MANIFEST = os.path.join(ROOT, 'harness', 'series', 'manifest')
@@ -47,6 +54,28 @@ class Patch:
     takes: List[Take] = field(default_factory=list)
     checkpatch_keep: List[str] = field(default_factory=list)
     maintainers: bool = False
+    series: int = 0
+
+
+@dataclass
+class Series:
+    """One submission: a cover letter and its patches, for one tree."""
+    name: str
+    subject: str = ''
+    body: str = ''
+    tree: str = ''
+    depends: str = ''
+    prefix: str = 'PATCH'
+    patches: List[int] = field(default_factory=list)
+
+
+@dataclass
+class Manifest:
+    series: List[Series]
+    patches: List[Patch]
+    keep_out: List[str]         # new files below these paths go to no series...
+    keep_in: Set[str]           # ...but those listed in these files
+    lts_cover: Dict[str, str]
 
 
 @dataclass
@@ -71,10 +100,9 @@ def git(tree: str, *args: str, check: bool = True) -> str:
     return res.stdout
 
 
-def parse_manifest(path: str) -> Tuple[Dict[str, str], List[Patch]]:
-    """The cover fields and the patches, in order."""
-    cover: Dict[str, str] = {}
-    patches: List[Patch] = []
+def parse_manifest(path: str) -> Manifest:
+    """The series and the patches, in order, and what stays out."""
+    m = Manifest([], [], [], set(), {})
     with open(path, encoding='utf-8') as f:
         chunks = re.split(r'^%%\s*$', f.read(), flags=re.M)
     for n, chunk in enumerate(chunks):
@@ -87,23 +115,54 @@ def parse_manifest(path: str) -> Tuple[Dict[str, str], List[Patch]]:
             if not sep:
                 raise SeriesError(f'manifest section {n}: "{line}" is not "key: value"')
             fields.append((key.strip().lower(), value.strip()))
-        if n == 0:
-            cover = dict(fields)
-            cover['body'] = body.strip('\n')
+        keys = {k for k, _ in fields}
+        if not fields:
             continue
-        p = Patch(subject='')
+        if 'keep-out' in keys or 'keep-in' in keys:
+            for key, value in fields:
+                if key == 'keep-out':
+                    m.keep_out.append(value)
+                elif key == 'keep-in':
+                    if not os.path.isfile(os.path.join(ROOT, value)):
+                        raise SeriesError(f'manifest: keep-in file {value} is missing')
+                    with open(os.path.join(ROOT, value), encoding='utf-8') as f:
+                        m.keep_in |= {x.strip() for x in f
+                                      if x.strip() and not x.startswith('#')}
+                else:
+                    raise SeriesError(f'manifest: unknown key "{key}" beside keep-out')
+            continue
+        if 'lts-cover' in keys:
+            m.lts_cover = dict(fields)
+            m.lts_cover['body'] = body.strip('\n')
+            continue
+        if 'series' in keys:
+            s = Series(name='')
+            for key, value in fields:
+                if key in ('series', 'subject', 'tree', 'depends', 'prefix'):
+                    setattr(s, 'name' if key == 'series' else key, value)
+                else:
+                    raise SeriesError(f'manifest: unknown key "{key}" in series section {n}')
+            if s.depends and s.depends not in (x.name for x in m.series):
+                raise SeriesError(f'series {s.name} depends on {s.depends}, which comes later or not at all')
+            s.body = body.strip('\n')
+            m.series.append(s)
+            continue
+        if not m.series:
+            raise SeriesError(f'manifest section {n}: a patch before the first "series:" section')
+        p = Patch(subject='', series=len(m.series) - 1)
         p.body = body.strip('\n')
         for key, value in fields:
             if key == 'subject':
                 p.subject = value
-            elif key in ('fixes', 'cc', 'link', 'suggested-by'):
-                name = {'cc': 'Cc', 'fixes': 'Fixes', 'link': 'Link'}.get(key, 'Suggested-by')
+            elif key in ('fixes', 'cc', 'link', 'suggested-by', 'reported-by'):
+                name = {'cc': 'Cc', 'fixes': 'Fixes', 'link': 'Link',
+                        'reported-by': 'Reported-by'}.get(key, 'Suggested-by')
                 p.trailers.append((name, value))
             elif key == 'take':
-                m = re.fullmatch(r'(\S+)(?:\s+/(.*)/)?', value)
-                if not m:
+                t = re.fullmatch(r'(\S+)(?:\s+/(.*)/)?', value)
+                if not t:
                     raise SeriesError(f'manifest: bad take "{value}"')
-                p.takes.append(Take(m.group(1), re.compile(m.group(2)) if m.group(2) else None))
+                p.takes.append(Take(t.group(1), re.compile(t.group(2)) if t.group(2) else None))
             elif key == 'checkpatch-keep':
                 p.checkpatch_keep.append(value)
             elif key == 'maintainers':
@@ -112,8 +171,14 @@ def parse_manifest(path: str) -> Tuple[Dict[str, str], List[Patch]]:
                 raise SeriesError(f'manifest: unknown key "{key}" in "{p.subject or n}"')
         if not p.subject:
             raise SeriesError(f'manifest section {n} has no subject')
-        patches.append(p)
-    return cover, patches
+        m.series[-1].patches.append(len(m.patches))
+        m.patches.append(p)
+    return m
+
+
+def kept_out(m: Manifest, path: str) -> bool:
+    """Whether the new file @path stays in the repo, out of every series."""
+    return path not in m.keep_in and any(path.startswith(d) for d in m.keep_out)
 
 
 def blocks_of(tree: str, path: str) -> List[Block]:
@@ -134,13 +199,16 @@ def blocks_of(tree: str, path: str) -> List[Block]:
     return blocks
 
 
-def assign(tree: str, patches: List[Patch]) -> Tuple[Dict[str, List[Tuple[int, Block]]], Dict[str, int]]:
+def assign(tree: str, m: Manifest) -> Tuple[Dict[str, List[Tuple[int, Block]]], Dict[str, int]]:
     """Give every change block and every new file to exactly one patch."""
+    patches = m.patches
     status = git(tree, 'diff', '--name-status', '--no-renames', 'base', 'overlay')
     modified: Dict[str, List[Tuple[int, Block]]] = {}
     added: Dict[str, int] = {}
     for line in status.splitlines():
         st, path = line.split('\t', 1)
+        if st == 'A' and kept_out(m, path):
+            continue
         owners = [(i, t) for i, p in enumerate(patches) for t in p.takes
                   if t.path == path or (t.path.endswith('/') and path.startswith(t.path))]
         if not owners:
@@ -191,10 +259,47 @@ def add_maintainers(text: str, entry: str) -> str:
     return text[:anchor + 1] + entry + text[anchor + 1:]
 
 
+def get_maintainers(tree: str, mpath: str, patch: str) -> Tuple[List[str], List[str]]:
+    """To (maintainers) and Cc (reviewers, lists) of a patch file, from the
+    tree's scripts/get_maintainer.pl over the MAINTAINERS at @mpath: the
+    entries of the files it touches. Not the K: keyword matches, which hit
+    words of the commit messages ("pstore" among the consoles that see a
+    record, "riscv" among the CRC implementations) that are not changes
+    to those subsystems."""
+    res = subprocess.run(['perl', 'scripts/get_maintainer.pl', '--no-git', '--no-git-fallback',
+                          '--no-keywords', '--roles', '--no-rolestats', '--mpath', mpath, patch],
+                         cwd=tree, capture_output=True, text=True)
+    if res.returncode:
+        raise SeriesError(f'get_maintainer.pl {os.path.basename(patch)}: {res.stderr.strip()}')
+    to: List[str] = []
+    cc: List[str] = []
+    for line in res.stdout.splitlines():
+        addr, _, role = line.partition(' (')
+        if not addr.strip():
+            continue
+        (to if role.startswith('maintainer:') else cc).append(addr.strip())
+    return to, cc
+
+
+def add_headers(path: str, to: List[str], cc: List[str]) -> None:
+    """Put To: and Cc: into the mail headers of a format-patch file."""
+    with open(path, encoding='utf-8', errors='surrogateescape') as f:
+        text = f.read()
+    head, sep, rest = text.partition('\n\n')
+    extra = ''
+    if to:
+        extra += '\nTo: ' + ',\n    '.join(to)
+    if cc:
+        extra += '\nCc: ' + ',\n    '.join(cc)
+    with open(path, 'w', encoding='utf-8', errors='surrogateescape') as f:
+        f.write(head + extra + sep + rest)
+
+
 def main() -> int:
     tree, outdir = (os.path.abspath(a) for a in sys.argv[1:3])
-    cover, patches = parse_manifest(MANIFEST)
-    modified, added = assign(tree, patches)
+    m = parse_manifest(MANIFEST)
+    modified, added = assign(tree, m)
+    lts = os.environ.get('LTS') == '1'
 
     name = git(ROOT, 'config', 'user.name', check=False).strip()
     email = git(ROOT, 'config', 'user.email', check=False).strip()
@@ -220,61 +325,114 @@ def main() -> int:
     def mode(rev: str, path: str) -> str:
         return run('ls-tree', rev, '--', path).split()[0]
 
-    run('read-tree', 'base')
+    series = m.series
+    if lts:
+        # The backport is one series, every patch in manifest order.
+        cover = m.lts_cover
+        series = [Series(name='backport', subject=cover.get('subject', ''),
+                         body=cover.get('body', ''), prefix=cover.get('prefix', 'PATCH'),
+                         patches=list(range(len(m.patches))))]
+        for p in m.patches:
+            p.trailers = [t for t in p.trailers if t != ('Cc', 'stable@vger.kernel.org')]
     base_text = {p: raw('cat-file', 'blob', f'base:{p}') for p in modified}
-    parent = run('rev-parse', 'base')
-    for k, p in enumerate(patches):
-        for path, blocks in modified.items():
-            if not any(i == k for i, _ in blocks):
-                continue
-            lines = base_text[path].splitlines(keepends=True)
-            shift = 0
-            for i, b in blocks:
-                if i <= k:
-                    shift = b.apply_to(lines, shift)
-            blob = run('hash-object', '-w', '--stdin', '--path', path, data=''.join(lines))
-            run('update-index', '--cacheinfo', f'{mode("base", path)},{blob},{path}')
-        for path, i in added.items():
-            if i == k:
-                blob = run('rev-parse', f'overlay:{path}')
-                run('update-index', '--add', '--cacheinfo', f'{mode("overlay", path)},{blob},{path}')
-        if p.maintainers:
-            text = add_maintainers(raw('cat-file', 'blob', 'base:MAINTAINERS'),
-                                   maintainers_entry(added, name, email))
-            blob = run('hash-object', '-w', '--stdin', data=text)
-            run('update-index', '--cacheinfo', f'{mode("base", "MAINTAINERS")},{blob},MAINTAINERS')
-        trailers = ''.join(f'{k2}: {v}\n' for k2, v in p.trailers)
-        msg = f'{p.subject}\n\n{p.body}\n\n{trailers}Signed-off-by: {name} <{email}>\n'
-        parent = run('commit-tree', run('write-tree'), '-p', parent, '-F', '-', data=msg)
+    base_maint = raw('cat-file', 'blob', 'base:MAINTAINERS')
+    tips: Dict[str, str] = {}
+    applied_by: Dict[str, Set[int]] = {}
+    mfile = os.path.join(tree, '.git', 'msgid-series.MAINTAINERS')
+    for s in series:
+        parent = tips[s.depends] if s.depends else run('rev-parse', 'base')
+        applied = set(applied_by[s.depends]) if s.depends else set()
+        run('read-tree', parent)
+        for k in s.patches:
+            p = m.patches[k]
+            applied.add(k)
+            for path, blocks in modified.items():
+                if not any(i == k for i, _ in blocks):
+                    continue
+                lines = base_text[path].splitlines(keepends=True)
+                shift = 0
+                for i, b in blocks:
+                    if i in applied:
+                        shift = b.apply_to(lines, shift)
+                blob = run('hash-object', '-w', '--stdin', '--path', path, data=''.join(lines))
+                run('update-index', '--cacheinfo', f'{mode("base", path)},{blob},{path}')
+            for path, i in added.items():
+                if i == k:
+                    blob = run('rev-parse', f'overlay:{path}')
+                    run('update-index', '--add', '--cacheinfo', f'{mode("overlay", path)},{blob},{path}')
+            if p.maintainers:
+                mine = {f: i for f, i in added.items() if i in applied}
+                text = add_maintainers(base_maint, maintainers_entry(mine, name, email))
+                blob = run('hash-object', '-w', '--stdin', data=text)
+                run('update-index', '--cacheinfo', f'{mode("base", "MAINTAINERS")},{blob},MAINTAINERS')
+            trailers = ''.join(f'{k2}: {v}\n' for k2, v in p.trailers)
+            msg = f'{p.subject}\n\n{p.body}\n\n{trailers}Signed-off-by: {name} <{email}>\n'
+            parent = run('commit-tree', run('write-tree'), '-p', parent, '-F', '-', data=msg)
+        tips[s.name] = parent
+        applied_by[s.name] = applied
+        run('update-ref', f'refs/msgid/{s.name}', parent)
     os.unlink(index)
-    run('update-ref', 'refs/msgid/series', parent)
 
-    # The base, named in the cover letter: the tarball's import commit
-    # says which Debian package it is, its Makefile which kernel.
-    stamp = run('log', '-1', '--format=%s', 'base').removeprefix('base: Debian ').split()
+    # The base, named in the cover letters: its Makefile says which kernel.
     make = dict(re.findall(r'^(VERSION|PATCHLEVEL|SUBLEVEL) = (\d+)$',
                            raw('cat-file', 'blob', 'base:Makefile'), re.M))
     kver = '{VERSION}.{PATCHLEVEL}.{SUBLEVEL}'.format(**make)
-    base = f'Linux {kver} (Debian {" ".join(stamp)})'
-    # The backport (LTS=1) goes to the stable tree of its kernel.
-    prefix = ['--subject-prefix', 'PATCH {VERSION}.{PATCHLEVEL}.y'.format(**make)] \
-        if os.environ.get('LTS') == '1' else []
+    stamp = run('log', '-1', '--format=%s', 'base').removeprefix('base: ')
+    base = f'v{kver}' if stamp.startswith('upstream') else f'v{kver} (here: {stamp})'
 
     shutil.rmtree(outdir, ignore_errors=True)
-    run('format-patch', '-q', '--cover-letter', '--base=base', *prefix, '-o', outdir,
-        'base..refs/msgid/series')
-    path = os.path.join(outdir, sorted(os.listdir(outdir))[0])
-    with open(path, encoding='utf-8') as f:
-        text = f.read()
-    text = text.replace('*** SUBJECT HERE ***', cover.get('subject', ''))
-    text = text.replace('*** BLURB HERE ***', cover.get('body', '').replace('@BASE@', base))
-    with open(path, 'w', encoding='utf-8') as f:
-        f.write(text)
-    with open(os.path.join(outdir, 'checkpatch-keep'), 'w', encoding='utf-8') as f:
-        for n, p in enumerate(patches, 1):
-            for keep in p.checkpatch_keep:
-                f.write(f'{n:04d}\t{keep}\n')
-    print(f'series: {len(patches)} patches and a cover letter in {outdir}')
+    os.makedirs(outdir)
+    order = []
+    for n, s in enumerate(series, 1):
+        sub = os.path.join(outdir, f'{n:02d}-{s.name}')
+        order.append(os.path.basename(sub))
+        start = tips[s.depends] if s.depends else 'base'
+        run('format-patch', '-q', '--cover-letter', f'--base={run("rev-parse", "base")}',
+            '--subject-prefix', s.prefix, '-o', sub, f'{start}..refs/msgid/{s.name}')
+        # MAINTAINERS as it is after the series, for its own entry.
+        with open(mfile, 'w', encoding='utf-8') as f:
+            f.write(raw('cat-file', 'blob', f'refs/msgid/{s.name}:MAINTAINERS'))
+        all_to: List[str] = []
+        all_cc: List[str] = []
+        files = sorted(os.listdir(sub))
+        for fn in files[1:]:
+            to, cc = get_maintainers(tree, mfile, os.path.join(sub, fn))
+            add_headers(os.path.join(sub, fn), to, cc)
+            all_to += [a for a in to if a not in all_to]
+            all_cc += [a for a in cc if a not in all_cc and a not in to]
+        all_cc = [a for a in all_cc if a not in all_to]
+        cover_path = os.path.join(sub, files[0])
+        with open(cover_path, encoding='utf-8') as f:
+            text = f.read()
+        text = text.replace('*** SUBJECT HERE ***', s.subject)
+        body = s.body.replace('@BASE@', base)
+        if s.depends:
+            body = body.replace('@DEPENDS@', series[[x.name for x in series].index(s.depends)].subject)
+        text = text.replace('*** BLURB HERE ***', body)
+        with open(cover_path, 'w', encoding='utf-8') as f:
+            f.write(text)
+        add_headers(cover_path, all_to, all_cc)
+        with open(os.path.join(sub, 'checkpatch-keep'), 'w', encoding='utf-8') as f:
+            for j, k in enumerate(s.patches, 1):
+                for keep in m.patches[k].checkpatch_keep:
+                    f.write(f'{j:04d}\t{keep}\n')
+        with open(os.path.join(sub, 'depends'), 'w', encoding='utf-8') as f:
+            if s.depends:
+                f.write(order[[x.name for x in series].index(s.depends)] + '\n')
+        print(f'series: {sub}: {len(s.patches)} patch(es) for {s.tree or "its tree"}'
+              f'{", on " + s.depends if s.depends else ""}; To: {", ".join(all_to) or "-"}')
+    os.unlink(mfile)
+    with open(os.path.join(outdir, 'order'), 'w', encoding='utf-8') as f:
+        f.write(''.join(o + '\n' for o in order))
+    # The new files that go to no series (series-check leaves them out of
+    # its comparison with the overlay).
+    with open(os.path.join(outdir, 'kept-out'), 'w', encoding='utf-8') as f:
+        status = git(tree, 'diff', '--name-status', '--no-renames', 'base', 'overlay')
+        for line in status.splitlines():
+            st, path = line.split('\t', 1)
+            if st == 'A' and kept_out(m, path):
+                f.write(path + '\n')
+    print(f'series: {len(series)} series, {len(m.patches)} patches in {outdir}')
     return 0
 
 
