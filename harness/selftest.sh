@@ -141,6 +141,16 @@ if [ -z "$inner_plan" ] || [ "$inner_ok" != "$inner_plan" ]; then
 	echo "error: msgid_test: $inner_ok ok of plan ${inner_plan:-none}" >&2
 	bad=1
 fi
+# The kernels here carry every wrapper patch: each wrapper the selftest
+# knows must show its callers in the index (alone, the identifiers series
+# leaves them unindexed, and the selftest then does not ask for them).
+if grep '^# indexed wrappers: .* not indexed in this kernel' "$tap" >&2; then
+	echo "error: the overlay indexes every wrapper above, but its index does not show them" >&2
+	bad=1
+elif ! grep -q '^# indexed wrappers: ' "$tap"; then
+	echo "error: msgid_test said nothing of the indexed wrappers" >&2
+	bad=1
+fi
 
 echo "timings:"
 printf '  %s\n' "${timing[@]}"
