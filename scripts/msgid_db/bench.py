@@ -19,7 +19,7 @@ import tempfile
 import time
 from typing import Optional
 
-from msgid_db import database, source
+from msgid_db import database, match, source
 
 SCRIPT = os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "msgid-db.py")
@@ -283,7 +283,7 @@ def _has_match_index(path: str) -> bool:
     except database.DatabaseError:
         return False
     try:
-        return handle.has_match_index()
+        return match.has_index(handle)
     except database.DatabaseError:
         return False
     finally:

@@ -12,7 +12,7 @@ from msgid_db import database, ids
 from msgid_db.ids import CallSite, InputError
 
 if TYPE_CHECKING:
-    from msgid_db import dmesg, elf, inputs, match, strings
+    from msgid_db import dmesg, elf, inputs, match, releases, strings
 
 # elf, index, source, catalog, dmesg, export, metrics and todo are imported
 # by the commands that need them: "lookup" must start fast.
@@ -434,13 +434,13 @@ def _release_of(db: database.Database, given: Optional[str]) -> str:
         raise UsageError("--release %r: not a kernel release (give "
                          "MAJOR.MINOR, e.g. 6.12 or 6.12.41+deb13-amd64)"
                          % given)
-    if not db.has_releases():
+    if not releases.is_merged(db):
         _note("--release %s: %s is a database of one release (%s): "
               "--release changes nothing (msgid-db.py merge builds one "
               "of several)" % (given, db.path, db.meta().get(
                   "kernel_release", "not named")))
         return ""
-    have = db.releases()
+    have = releases.held(db)
     if name not in have:
         _warn("release %s is not in %s (it holds %s): the call sites of "
               "every release are given" % (name, db.path, " ".join(
@@ -453,7 +453,8 @@ def _sites_of(db: database.Database, msgid: str, release: str
               ) -> list[tuple[CallSite, str]]:
     """The call sites of @msgid with their releases; those of @release
     only, if it has any."""
-    sites = db.lookup_releases(msgid)
+    from msgid_db import releases
+    sites = releases.lookup(db, msgid)
     if release:
         mine = [x for x in sites if release in x[1].split()]
         if mine:
@@ -533,7 +534,8 @@ def _lookup_text(args: argparse.Namespace) -> int:
         return EXIT_NOT_FOUND
     matcher = match.load(db)
     if release:
-        matcher.set_preferred(db.release_ids(release))
+        from msgid_db import releases
+        matcher.set_preferred(releases.release_ids(db, release))
     r = matcher.identify(rec.text)
     ids_found = ([r.id] if r.how == "match" and r.id
                  else r.candidates if r.how == "ambiguous" else [])
@@ -675,11 +677,12 @@ def cmd_annotate(args: argparse.Namespace) -> int:
         matcher = match.load(db)
     # Call sites and formats are read as the log's IDs and words ask for
     # them: the first line is out at once, whatever the database's size.
-    sitemap = database.SiteMap(db)
+    from msgid_db import releases
+    sitemap = releases.SiteMap(db)
     annotator = Annotator(sitemap, cat,  # type: ignore[arg-type]
                           matcher=matcher, form=args.format)
     release = _release_of(db, args.release)
-    if db.has_releases():
+    if releases.is_merged(db):
         _prefer_release(db, release, sitemap, matcher, annotator)
         if not args.release:
             annotator.on_release = lambda name: _prefer_release(
@@ -703,7 +706,7 @@ def _log_release(db: database.Database, release: str) -> str:
     (with a warning: the IDs given are then those of any release)."""
     from msgid_db import releases
     name = releases.series(release) or ""
-    have = db.releases()
+    have = releases.held(db)
     if name not in have:
         _warn("the log is of kernel %s, which %s does not hold (it holds "
               "%s): formats of every release are matched" % (
@@ -714,13 +717,15 @@ def _log_release(db: database.Database, release: str) -> str:
 
 
 def _prefer_release(db: database.Database, release: str,
-                    sitemap: database.SiteMap,
+                    sitemap: "releases.SiteMap",
                     matcher: "Optional[match.Matcher]",
                     annotator: "dmesg.Annotator") -> None:
     """Give the call sites and formats of @release first ("" none)."""
     sitemap.set_release(release)
     if matcher is not None:
-        matcher.set_preferred(db.release_ids(release) if release else None)
+        from msgid_db import releases
+        matcher.set_preferred(releases.release_ids(db, release) if release
+                              else None)
     annotator.forget()
 
 

@@ -9,20 +9,14 @@ Schema::
     match(word, id, canonical, cont, rest, starts) -- formats by word
     release_ids(release, id)                   -- merged: IDs by release
 
-A database of several releases (msgid-db.py merge, msgid_db.releases)
-names in sites.releases the series ("6.1 6.12") each call site is in,
-and in release_ids the IDs each release prints; a database of one
-release has neither (meta kernel_release names it, if known).
-
-match files every distinct format that can start a record under its
-rarest literal word (msgid_db.match.plan), so that identifying a line
-without an ID reads only the buckets of its words, never the whole table;
-starts says where in a line its text can start: "p" at the start or after
-a wrapper's %pV prefix, "d" after a dev_printk()-style device prefix,
-"=" and a subsystem prefix after that prefix, "" either (see
-match.Format).
-A database without it (built by an older version) still works: the
-index is then built in memory.
+sites and meta are the database: build writes them, lookup, annotate
+and explain read them.  The full msgid-db package adds the rest: the
+word index of the text matcher (match, written by write() where
+msgid_db.match is there, read by it), and the releases of a database
+of several kernel releases (sites.releases and release_ids, written by
+its merge command, read by msgid_db.releases); a database without them
+answers as one of one release whose lines without IDs are identified
+by an index built in memory.
 
 A database is always written to a temporary file in the target directory
 (".<name>.XXXXXXXX.tmp", locked with flock() while in use), flushed to
@@ -37,6 +31,7 @@ import re
 import sqlite3
 from typing import Callable, Iterable, Optional
 
+from msgid_db import optional
 from msgid_db.ids import CallSite
 
 SCHEMA_VERSION = "1"
@@ -56,34 +51,25 @@ CREATE TABLE sites (
     origin    TEXT NOT NULL
 );
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE match (
-    word      BLOB NOT NULL,
-    id        TEXT NOT NULL,
-    canonical BLOB NOT NULL,
-    cont      INTEGER NOT NULL,
-    rest      BLOB NOT NULL,
-    starts    TEXT NOT NULL
-);
 """
-#: The formats that can start a record (not a KERN_CONT fragment).
-_STARTS_RECORD = "level != 'c'"
 _COLUMNS = ("id, canonical, format, file, line, function, level, module, "
             "class, origin")
 
 
-def _text_col(name: str) -> str:
+def text_col(name: str) -> str:
+    """SELECT expression of the text column @name."""
     return "CAST(IFNULL(%s, '') AS TEXT)" % name
 
 
-def _select(name: str) -> str:
+def select(name: str) -> str:
     """SELECT expression of column @name with the type of the schema."""
     if name == "line":
         return "CAST(IFNULL(line, 0) AS INTEGER)"
-    return _text_col(name)
+    return text_col(name)
 
 
 #: The columns of sites, typed (a damaged file may hold anything).
-_SELECT = ", ".join(_select(c.strip()) for c in _COLUMNS.split(","))
+SITE_COLUMNS = ", ".join(select(c.strip()) for c in _COLUMNS.split(","))
 
 
 class DatabaseError(Exception):
@@ -296,6 +282,8 @@ def _fill(tmp: str, sites: Iterable, meta: dict[str, str],
         else:
             insert = "INSERT INTO sites (%s) VALUES " \
                 "(?,?,?,?,?,?,?,?,?,?)" % _COLUMNS
+        # the word index of the text matcher (the full msgid-db package)
+        match = optional("match")
         formats: list[tuple[str, bytes, bool, Optional[str]]] = []
         by_release: set[tuple[str, str]] = set()
         for item in sites:
@@ -308,8 +296,9 @@ def _fill(tmp: str, sites: Iterable, meta: dict[str, str],
                 s = item
                 row = _row(s)
             batch.append(row)
-            if row[6] != "c":  # can start a record: see _STARTS_RECORD
-                formats.append(_format(row[0], row[1], row[2], s.subsys))
+            if match is not None and row[6] != "c":  # can start a record
+                formats.append(match.site_format(row[0], row[1], row[2],
+                                                 s.subsys))
             if len(batch) >= 10000:
                 conn.executemany(insert, batch)
                 count += len(batch)
@@ -327,41 +316,12 @@ def _fill(tmp: str, sites: Iterable, meta: dict[str, str],
                          "WITHOUT ROWID")
             conn.executemany("INSERT INTO release_ids VALUES (?, ?)",
                              sorted(by_release))
-        _fill_match(conn, formats)
+        if match is not None:
+            match.fill_index(conn, formats)
         conn.commit()
     finally:
         conn.close()
     return count
-
-
-def _format(msgid: object, canon: object, fmt: object,
-            subsys: Optional[str] = None
-            ) -> tuple[str, bytes, bool, Optional[str]]:
-    """A call site as match.Matcher wants it: (id, canonical, may be
-    continued, wrapper prefix)."""
-    canon = canon if isinstance(canon, str) else str(canon)
-    return (str(msgid), canon.encode("utf-8", "surrogateescape"),
-            not str(fmt).endswith("\n"), subsys)
-
-
-def _formats(rows: Iterable[tuple]
-             ) -> list[tuple[str, bytes, bool, Optional[str]]]:
-    """(id, canonical, format) rows as match.Matcher wants them."""
-    return [_format(*row) for row in rows]
-
-
-def _fill_match(conn: sqlite3.Connection,
-                formats: list[tuple[str, bytes, bool, Optional[str]]]
-                ) -> None:
-    """Write the word index of @formats (see the schema)."""
-    from msgid_db import match
-    conn.executemany(
-        "INSERT INTO match (word, id, canonical, cont, rest, starts) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
-        ((word, msgid, canon, int(cont), b" ".join(rest), where)
-         for word, msgid, canon, cont, rest, where in match.plan(formats)))
-    conn.execute("CREATE INDEX match_word ON match (word)")
-    conn.execute("INSERT INTO meta (key, value) VALUES ('match', '1')")
 
 
 class Database:
@@ -389,7 +349,7 @@ class Database:
         """Close the connection."""
         self.conn.close()
 
-    def _query(self, sql: str, params: tuple = ()) -> list[tuple]:
+    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
         """Run @sql (values only as @params) and return all rows."""
         try:
             return self.conn.execute(sql, params).fetchall()
@@ -397,7 +357,8 @@ class Database:
             raise DatabaseError("%s: %s" % (self.path, _reason(e))) from None
 
     def _sites(self, sql: str, params: tuple = ()) -> list[CallSite]:
-        rows = self._query("SELECT %s FROM sites %s" % (_SELECT, sql), params)
+        rows = self.query("SELECT %s FROM sites %s" % (SITE_COLUMNS, sql),
+                          params)
         return [CallSite(*row) for row in rows]
 
     def lookup(self, msgid: str) -> list[CallSite]:
@@ -416,72 +377,19 @@ class Database:
 
     def meta(self) -> dict[str, str]:
         """Return the build metadata."""
-        return dict(self._query("SELECT %s, %s FROM meta"
-                                % (_text_col("key"), _text_col("value"))))
-
-    def has_releases(self) -> bool:
-        """Whether this is a database of several releases (merge)."""
-        flag = getattr(self, "_has_releases", None)
-        if flag is None:
-            columns = {row[1] for row in self._query(
-                "PRAGMA table_info(sites)")}
-            flag = "releases" in columns and bool(self._query(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-                "name = 'release_ids'")) and \
-                bool(self.meta().get("releases"))
-            self._has_releases = flag
-        return flag
-
-    def releases(self) -> dict[str, str]:
-        """{series: release} of a merged database ("6.12": "6.12.118"),
-        {} for a database of one release."""
-        from msgid_db import releases
-        if not self.has_releases():
-            return {}
-        return releases.parse_meta(self.meta().get("releases", ""))
-
-    def release_ids(self, name: str) -> set[str]:
-        """The IDs that release series @name prints (merged databases)."""
-        if not self.has_releases():
-            return set()
-        return {str(r[0]) for r in self._query(
-            "SELECT %s FROM release_ids WHERE release = ?" % _text_col("id"),
-            (name,))}
-
-    def release_rows(self) -> Iterable[tuple[tuple, str]]:
-        """Every call site as (its sites row, its releases; "" for a
-        database of one release)."""
-        rel = _text_col("releases") if self.has_releases() else "''"
-        return [(tuple(row[:10]), row[10]) for row in self._query(
-            "SELECT %s, %s FROM sites" % (_SELECT, rel))]
-
-    def lookup_releases(self, msgid: str) -> list[tuple[CallSite, str]]:
-        """lookup(), each call site with its releases ("" if not known)."""
-        rel = _text_col("releases") if self.has_releases() else "''"
-        return [(CallSite(*row[:10]), row[10]) for row in self._query(
-            "SELECT %s, %s FROM sites WHERE id = ? ORDER BY module, file, "
-            "line" % (_SELECT, rel), (msgid,))]
-
-    def match_starts(self) -> list[tuple[str, bytes, str]]:
-        """(id, canonical, where its text starts) of the word index."""
-        if not self.has_match_index():
-            return []
-        return [(bytes(i).decode("ascii", "replace"), bytes(c), str(w))
-                for i, c, w in self._query(
-                    "SELECT DISTINCT CAST(IFNULL(id, '') AS BLOB), "
-                    "CAST(IFNULL(canonical, '') AS BLOB), "
-                    "CAST(IFNULL(starts, '') AS TEXT) FROM match")]
+        return dict(self.query("SELECT %s, %s FROM meta"
+                               % (text_col("key"), text_col("value"))))
 
     def count(self) -> int:
         """The number of call sites."""
-        return int(self._query("SELECT COUNT(*) FROM sites")[0][0])
+        return int(self.query("SELECT COUNT(*) FROM sites")[0][0])
 
     def counts(self, column: str) -> list[tuple[str, int]]:
         """Return (value, count) pairs for column "origin" or "class"."""
         if column not in ("origin", "class", "module"):
             raise ValueError(column)
-        return self._query("SELECT %s, COUNT(*) FROM sites GROUP BY 1 "
-                           "ORDER BY 2 DESC, 1" % _text_col(column))
+        return self.query("SELECT %s, COUNT(*) FROM sites GROUP BY 1 "
+                          "ORDER BY 2 DESC, 1" % text_col(column))
 
     def collisions(self) -> tuple[list[tuple[str, int, int]],
                                   list[tuple[str, int]]]:
@@ -491,58 +399,20 @@ class Database:
         with more than one canonical format; shared IDs: (id, sites) for
         IDs of a single format used at several call sites.
         """
-        rows = self._query(
+        rows = self.query(
             "SELECT %s, COUNT(DISTINCT canonical), COUNT(*) FROM sites "
             "GROUP BY id HAVING COUNT(*) > 1 ORDER BY 3 DESC, 1"
-            % _text_col("id"))
+            % text_col("id"))
         crc = [(i, f, n) for i, f, n in rows if f > 1]
         shared = [(i, n) for i, f, n in rows if f == 1]
         return crc, shared
-
-    def formats(self) -> list[tuple[str, bytes, bool, Optional[str]]]:
-        """Return (id, canonical format, may start a continued record) for
-        every call site that can start a record (not a KERN_CONT
-        fragment); see match.Matcher."""
-        return _formats(self._query(
-            "SELECT %s FROM sites WHERE %s" % (", ".join(
-                _select(c) for c in ("id", "canonical", "format")),
-                _STARTS_RECORD)))
-
-    def formats_of(self, msgid: str
-                   ) -> list[tuple[str, bytes, bool, Optional[str]]]:
-        """formats() of the call sites with ID @msgid."""
-        return _formats(self._query(
-            "SELECT DISTINCT %s FROM sites WHERE id = ? AND %s" % (
-                ", ".join(_select(c) for c in ("id", "canonical", "format")),
-                _STARTS_RECORD), (msgid,)))
-
-    def has_match_index(self) -> bool:
-        """Whether the database holds the word index of its formats."""
-        return bool(self._query(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-            "name = 'match'")) and self.meta().get("match") == "1"
-
-    def match_bucket(self, word: bytes
-                     ) -> list[tuple[str, bytes, bool, list[bytes], str]]:
-        """Return (id, canonical, may be continued, other words, where it
-        starts) of the formats filed under @word in the word index."""
-        return [(bytes(msgid).decode("ascii", "replace"), bytes(canon),
-                 bool(cont), bytes(rest).split(), where)
-                for msgid, canon, cont, rest, where in self._query(
-                    "SELECT CAST(IFNULL(id, '') AS BLOB), "
-                    "CAST(IFNULL(canonical, '') AS BLOB), "
-                    "CAST(IFNULL(cont, 0) AS INTEGER), "
-                    "CAST(IFNULL(rest, '') AS BLOB), "
-                    "CASE WHEN starts IN ('p', 'd') OR "
-                    "substr(starts, 1, 1) = '=' THEN starts "
-                    "ELSE '' END FROM match WHERE word = ?", (word,))]
 
     def id_map(self) -> dict[str, list[tuple[str, int, str, str, str, str]]]:
         """Return {id: [(file, line, function, module, class, level)]}."""
         out: dict[str, list[tuple[str, int, str, str, str, str]]] = {}
         cols = ("id", "file", "line", "function", "module", "class", "level")
-        for row in self._query("SELECT %s FROM sites ORDER BY module, file, "
-                               "line" % ", ".join(_select(c) for c in cols)):
+        for row in self.query("SELECT %s FROM sites ORDER BY module, file, "
+                              "line" % ", ".join(select(c) for c in cols)):
             out.setdefault(row[0], []).append(row[1:])
         return out
 
@@ -552,40 +422,24 @@ class SiteMap:
     database one ID at a time, as a log asks for them (id_map() reads a
     whole tree's 189,000 call sites up front: about a second)."""
 
+    COLUMNS = ("file", "line", "function", "module", "class", "level")
+
     def __init__(self, db: Database) -> None:
         self.db = db
         self._cache: dict[str, list[tuple[str, int, str, str, str, str]]] = {}
-        #: the release series whose call sites come first (merged
-        #: databases): those of another release are left out when the
-        #: release has some
-        self.release = ""
 
-    def set_release(self, name: str) -> None:
-        """Prefer the call sites of release series @name ("" none)."""
-        if name != self.release:
-            self.release = name
-            self._cache.clear()
+    def rows(self, msgid: str) -> list[tuple[str, int, str, str, str, str]]:
+        """The call sites of @msgid from the database."""
+        return self.db.query(
+            "SELECT %s FROM sites WHERE id = ? ORDER BY module, file, line"
+            % ", ".join(select(c) for c in self.COLUMNS), (msgid,))
 
     def get(self, msgid: str, default: Optional[list] = None
             ) -> Optional[list[tuple[str, int, str, str, str, str]]]:
         """The call sites of @msgid, or @default if there are none."""
         sites = self._cache.get(msgid)
         if sites is None:
-            cols = ("file", "line", "function", "module", "class", "level")
-            if self.release and self.db.has_releases():
-                rows = self.db._query(
-                    "SELECT %s, %s FROM sites WHERE id = ? ORDER BY module, "
-                    "file, line" % (", ".join(_select(c) for c in cols),
-                                    _text_col("releases")), (msgid,))
-                mine = [r[:6] for r in rows
-                        if self.release in r[6].split()]
-                sites = mine or [r[:6] for r in rows]
-            else:
-                sites = self.db._query(
-                    "SELECT %s FROM sites WHERE id = ? ORDER BY module, "
-                    "file, line" % ", ".join(_select(c) for c in cols),
-                    (msgid,))
-            self._cache[msgid] = sites
+            sites = self._cache[msgid] = self.rows(msgid)
         return sites or default
 
     def __contains__(self, msgid: object) -> bool:

@@ -34,8 +34,11 @@ the same specificity make the line ambiguous (never a guess).
 
 import operator
 import re
+import sqlite3
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Union
+
+from msgid_db import database
 
 #: Lines longer than this are not matched: a printk record holds at
 #: most 1024 bytes of text.
@@ -683,11 +686,112 @@ class Matcher:
 _LITERAL = operator.attrgetter("literal")
 
 
+# ------------------------------------------- the word index in a database
+
+_SCHEMA = """
+CREATE TABLE match (
+    word      BLOB NOT NULL,
+    id        TEXT NOT NULL,
+    canonical BLOB NOT NULL,
+    cont      INTEGER NOT NULL,
+    rest      BLOB NOT NULL,
+    starts    TEXT NOT NULL
+);
+"""
+#: The formats that can start a record (not a KERN_CONT fragment).
+_STARTS_RECORD = "level != 'c'"
+
+
+def site_format(msgid: object, canon: object, fmt: object,
+                subsys: Optional[str] = None
+                ) -> tuple[str, bytes, bool, Optional[str]]:
+    """A call site as Matcher wants it: (id, canonical, may be
+    continued, wrapper prefix)."""
+    canon = canon if isinstance(canon, str) else str(canon)
+    return (str(msgid), canon.encode("utf-8", "surrogateescape"),
+            not str(fmt).endswith("\n"), subsys)
+
+
+def fill_index(conn: sqlite3.Connection,
+               formats: list[tuple[str, bytes, bool, Optional[str]]]
+               ) -> None:
+    """Write the word index of @formats, the call sites that can start a
+    record (site_format()), into the database being written by
+    database.write() (see its schema)."""
+    conn.executescript(_SCHEMA)
+    conn.executemany(
+        "INSERT INTO match (word, id, canonical, cont, rest, starts) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        ((word, msgid, canon, int(cont), b" ".join(rest), where)
+         for word, msgid, canon, cont, rest, where in plan(formats)))
+    conn.execute("CREATE INDEX match_word ON match (word)")
+    conn.execute("INSERT INTO meta (key, value) VALUES ('match', '1')")
+
+
+def has_index(db: "database.Database") -> bool:
+    """Whether @db holds the word index of its formats."""
+    return bool(db.query(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+        "name = 'match'")) and db.meta().get("match") == "1"
+
+
+def _formats(db: "database.Database", select: str, params: tuple = ()
+             ) -> list[tuple[str, bytes, bool, Optional[str]]]:
+    """site_format() of the call sites of @db that can start a record,
+    from @select ("SELECT %s FROM sites WHERE %s...": their columns, and
+    the condition that they can start one)."""
+    return [site_format(*row) for row in db.query(select % (
+        ", ".join(database.select(c) for c in ("id", "canonical", "format")),
+        _STARTS_RECORD), params)]
+
+
+def formats(db: "database.Database"
+            ) -> list[tuple[str, bytes, bool, Optional[str]]]:
+    """(id, canonical format, may start a continued record) of every
+    call site of @db that can start a record (not a KERN_CONT
+    fragment)."""
+    return _formats(db, "SELECT %s FROM sites WHERE %s")
+
+
+def formats_of(db: "database.Database", msgid: str
+               ) -> list[tuple[str, bytes, bool, Optional[str]]]:
+    """formats() of the call sites with ID @msgid."""
+    return _formats(db, "SELECT DISTINCT %s FROM sites WHERE id = ? AND %s",
+                    (msgid,))
+
+
+def bucket_rows(db: "database.Database", word: bytes
+                ) -> list[tuple[str, bytes, bool, list[bytes], str]]:
+    """(id, canonical, may be continued, other words, where it starts)
+    of the formats filed under @word in the word index of @db."""
+    return [(bytes(msgid).decode("ascii", "replace"), bytes(canon),
+             bool(cont), bytes(rest).split(), where)
+            for msgid, canon, cont, rest, where in db.query(
+                "SELECT CAST(IFNULL(id, '') AS BLOB), "
+                "CAST(IFNULL(canonical, '') AS BLOB), "
+                "CAST(IFNULL(cont, 0) AS INTEGER), "
+                "CAST(IFNULL(rest, '') AS BLOB), "
+                "CASE WHEN starts IN ('p', 'd') OR "
+                "substr(starts, 1, 1) = '=' THEN starts "
+                "ELSE '' END FROM match WHERE word = ?", (word,))]
+
+
+def index_starts(db: "database.Database") -> list[tuple[str, bytes, str]]:
+    """(id, canonical, where its text starts) of the word index of @db."""
+    if not has_index(db):
+        return []
+    return [(bytes(i).decode("ascii", "replace"), bytes(c), str(w))
+            for i, c, w in db.query(
+                "SELECT DISTINCT CAST(IFNULL(id, '') AS BLOB), "
+                "CAST(IFNULL(canonical, '') AS BLOB), "
+                "CAST(IFNULL(starts, '') AS TEXT) FROM match")]
+
+
 class DbMatcher(Matcher):
     """A matcher reading the word index of a database bucket by bucket,
     as the words of the lines ask for them: nothing to load up front."""
 
-    def __init__(self, db: "object") -> None:
+    def __init__(self, db: "database.Database") -> None:
         super().__init__()
         self.db = db
         self._ids: dict[str, list[Format]] = {}
@@ -695,7 +799,7 @@ class DbMatcher(Matcher):
     def bucket(self, word: bytes) -> Optional[Bucket]:
         b = self.known.get(word, _UNSEEN)
         if b is _UNSEEN:
-            rows = self.db.match_bucket(word)  # type: ignore[attr-defined]
+            rows = bucket_rows(self.db, word)
             b = self.make_bucket(rows) if rows else None
         return b  # type: ignore[return-value]
 
@@ -703,14 +807,14 @@ class DbMatcher(Matcher):
         fmts = self._ids.get(msgid)
         if fmts is None:
             fmts = [Format(i, c, cont) for i, c, cont, _ in
-                    self.db.formats_of(msgid)]  # type: ignore[attr-defined]
+                    formats_of(self.db, msgid)]
             self._ids[msgid] = fmts
         return fmts
 
 
-def load(db: "object") -> Matcher:
+def load(db: "database.Database") -> Matcher:
     """The matcher of an open database.Database: its stored word index,
-    or (a database built before there was one) one built in memory."""
-    if db.has_match_index():  # type: ignore[attr-defined]
+    or (a database built without one) one built in memory."""
+    if has_index(db):
         return DbMatcher(db)
-    return Matcher(db.formats())  # type: ignore[attr-defined]
+    return Matcher(formats(db))

@@ -12,15 +12,18 @@ releases it is in; a site that moved to another line is one site, with
 the line of the newest release that has it.  database.write() stores
 them in the releases column of sites and the release_ids table (which
 IDs each release prints), and meta "releases" lists "series=release"
-of every input.
+of every input.  The functions below the merge read them back, and
+SiteMap gives the call sites of the log's release first.
 """
 
 import os
 import re
 import sqlite3
 import tempfile
+import weakref
 from typing import Iterator, Optional
 
+from msgid_db import database
 from msgid_db.ids import CallSite, InputError
 
 _SERIES_RE = re.compile(r"(\d{1,3})\.(\d{1,3})(?![\d])")
@@ -106,7 +109,7 @@ def merge(inputs: list[tuple[Optional[str], str]], tmpdir: str
     @tmpdir (the output's directory) holds every row while they are
     grouped: close() the result.
     """
-    from msgid_db import database
+    from msgid_db import match
     seen: dict[str, str] = {}
     metas: dict[str, str] = {}
     fd, work = tempfile.mkstemp(prefix=".msgid-merge.", suffix=".tmp",
@@ -144,8 +147,8 @@ def merge(inputs: list[tuple[Optional[str], str]], tmpdir: str
                     seen[s] = path
                 metas.update(names)
                 label = None if own and given is None else next(iter(names))
-                rows = db.release_rows()
-                for msgid, canon, where in db.match_starts():
+                rows = release_rows(db)
+                for msgid, canon, where in match.index_starts(db):
                     key = (msgid, canon)
                     if starts.setdefault(key, where) != where:
                         starts[key] = ""
@@ -222,3 +225,83 @@ def parse_meta(text: str) -> dict[str, str]:
         s, _, release = item.partition("=")
         out[s] = release or s
     return out
+
+
+# ------------------------------------------- the releases of a database
+
+#: is_merged() of each open database
+_MERGED: "weakref.WeakKeyDictionary[database.Database, bool]" = \
+    weakref.WeakKeyDictionary()
+
+
+def is_merged(db: database.Database) -> bool:
+    """Whether @db is a database of several releases (merge)."""
+    flag = _MERGED.get(db)
+    if flag is None:
+        columns = {row[1] for row in db.query("PRAGMA table_info(sites)")}
+        flag = "releases" in columns and bool(db.query(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+            "name = 'release_ids'")) and \
+            bool(db.meta().get("releases"))
+        _MERGED[db] = flag
+    return flag
+
+
+def held(db: database.Database) -> dict[str, str]:
+    """{series: release} of a merged database ("6.12": "6.12.118"),
+    {} for a database of one release."""
+    if not is_merged(db):
+        return {}
+    return parse_meta(db.meta().get("releases", ""))
+
+
+def release_ids(db: database.Database, name: str) -> set[str]:
+    """The IDs that release series @name prints (merged databases)."""
+    if not is_merged(db):
+        return set()
+    return {str(r[0]) for r in db.query(
+        "SELECT %s FROM release_ids WHERE release = ?"
+        % database.text_col("id"), (name,))}
+
+
+def release_rows(db: database.Database) -> list[tuple[tuple, str]]:
+    """Every call site as (its sites row, its releases; "" for a
+    database of one release)."""
+    rel = database.text_col("releases") if is_merged(db) else "''"
+    return [(tuple(row[:10]), row[10]) for row in db.query(
+        "SELECT %s, %s FROM sites" % (database.SITE_COLUMNS, rel))]
+
+
+def lookup(db: database.Database, msgid: str) -> list[tuple[CallSite, str]]:
+    """db.lookup(), each call site with its releases ("" if not known)."""
+    rel = database.text_col("releases") if is_merged(db) else "''"
+    return [(CallSite(*row[:10]), row[10]) for row in db.query(
+        "SELECT %s, %s FROM sites WHERE id = ? ORDER BY module, file, "
+        "line" % (database.SITE_COLUMNS, rel), (msgid,))]
+
+
+class SiteMap(database.SiteMap):
+    """database.SiteMap that gives, in a merged database, the call sites
+    of one release series: those of other releases are left out when
+    the release has some."""
+
+    def __init__(self, db: database.Database) -> None:
+        super().__init__(db)
+        #: the release series whose call sites come first
+        self.release = ""
+
+    def set_release(self, name: str) -> None:
+        """Prefer the call sites of release series @name ("" none)."""
+        if name != self.release:
+            self.release = name
+            self._cache.clear()
+
+    def rows(self, msgid: str) -> list[tuple[str, int, str, str, str, str]]:
+        if not self.release or not is_merged(self.db):
+            return super().rows(msgid)
+        rows = self.db.query(
+            "SELECT %s, %s FROM sites WHERE id = ? ORDER BY module, file, "
+            "line" % (", ".join(database.select(c) for c in self.COLUMNS),
+                      database.text_col("releases")), (msgid,))
+        mine = [r[:6] for r in rows if self.release in r[6].split()]
+        return mine or [r[:6] for r in rows]

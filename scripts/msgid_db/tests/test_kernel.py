@@ -170,7 +170,8 @@ class MatchFiguresTest(unittest.TestCase):
             db = database.Database(path)
             printed = {x[0] for x in fig.unmatched + fig.ambiguous}
             wordless = {i for i in printed if all(
-                not match.literal_words(f[1]) for f in db.formats_of(i))}
+                not match.literal_words(f[1])
+                for f in match.formats_of(db, i))}
             db.close()
         self.assertGreater(fig.records, 100, "too few records with an ID")
         return fig, wordless

@@ -346,7 +346,7 @@ class CliMatchTest(unittest.TestCase):
                 conn.close()
             db = database.open_db(self.db)
             self.addCleanup(db.close)
-            self.assertEqual(db.has_match_index(), stored)
+            self.assertEqual(match.has_index(db), stored)
             m = match.load(db)
             self.assertEqual(isinstance(m, match.DbMatcher), stored)
             answers.append([(r.how, r.id, r.candidates) for r in

@@ -85,12 +85,13 @@ class ReleasesTest(unittest.TestCase):
         self.merge()
         db = database.open_db(self.db)
         try:
-            self.assertEqual(db.releases(), {"6.12": "6.12.9",
-                                             "7.3": "7.3.9"})
-            self.assertEqual(db.release_ids("6.12"),
+            self.assertEqual(releases.held(db), {"6.12": "6.12.9",
+                                                 "7.3": "7.3.9"})
+            self.assertEqual(releases.release_ids(db, "6.12"),
                              {OLD_ID, KEPT_ID, GONE_ID})
-            self.assertEqual(db.release_ids("7.3"), {NEW_ID, KEPT_ID})
-            kept = db.lookup_releases(KEPT_ID)
+            self.assertEqual(releases.release_ids(db, "7.3"),
+                             {NEW_ID, KEPT_ID})
+            kept = releases.lookup(db, KEPT_ID)
             # one site, moved two lines down: the newest release's line
             self.assertEqual([(s.line, r) for s, r in kept],
                              [(7, "6.12 7.3")])
@@ -109,7 +110,8 @@ class ReleasesTest(unittest.TestCase):
         self.assertEqual(status, 0, err)
         db = database.open_db(again)
         try:
-            self.assertEqual(db.release_ids("7.3"), {NEW_ID, KEPT_ID})
+            self.assertEqual(releases.release_ids(db, "7.3"),
+                             {NEW_ID, KEPT_ID})
         finally:
             db.close()
         # a release twice is refused, and nothing is written
