@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Find message IDs in kernel logs and annotate them with call sites.
 
-Each line is read by msgid_db.logreader, which takes the message out of
+The full msgid-db package's annotate: msgid_db.annotate.Annotator (the
+call sites of printed IDs) extended.  Each line is read by
+msgid_db.logreader, which takes the message out of
 its envelope (dmesg, syslog and journalctl forms, JSON, /dev/kmsg) and
 finds a printed "(xxxxxxxx): " ID; a line without one is identified by
 its text (msgid_db.match), and a record of user space is labelled so.
@@ -20,13 +22,12 @@ import re
 from dataclasses import dataclass
 from typing import BinaryIO, Callable, Iterable, Optional, TextIO
 
+from msgid_db import annotate
+from msgid_db.annotate import MAX_SITES, Sites
 from msgid_db.catalog import Catalog
 from msgid_db.ids import CLASS_NONE, classify
 from msgid_db.logreader import ORIGIN_KERNEL, ORIGIN_USER, LogReader, Record
 from msgid_db.match import Matcher, Result
-
-#: id -> [(file, line, function, module, class, level)], see Database.id_map.
-SiteMap = dict[str, list[tuple[str, int, str, str, str, str]]]
 
 #: A line with an ID in the forms dmesg and journalctl print (kept for
 #: msgid_db.bench; annotate reads lines with msgid_db.logreader).
@@ -42,7 +43,6 @@ LINE_RE = re.compile(rb"""
     )?
     \((?P<id>[0-9a-f]{8})\):\ """, re.VERBOSE)
 
-MAX_SITES = 3
 #: A line at least this long may have been wrapped by a terminal (80
 #: columns) or a mail program (72, 76, 78: at the last space before, so
 #: a long word makes the line much shorter).
@@ -52,35 +52,26 @@ TASK_RE = re.compile(rb"\[%[diu]\]: ")
 
 
 @dataclass
-class Stats:
+class Stats(annotate.Stats):
     """Counters of one annotate run."""
 
-    lines: int = 0
-    with_id: int = 0
-    resolved: int = 0
     matched: int = 0
     ambiguous: int = 0
     user: int = 0           # records of user space, not the kernel's
 
-    @property
-    def unknown(self) -> int:
-        """Printed IDs that the database does not have."""
-        return self.with_id - self.resolved
 
+class Annotator(annotate.Annotator):
+    """Annotate log lines: printed IDs, texts matched by @matcher, records
+    of user space; the catalog's subjects."""
 
-class Annotator:
-    """Annotate log lines using a preloaded id -> call sites map."""
-
-    def __init__(self, sites: SiteMap, catalog: Optional[Catalog] = None,
+    def __init__(self, sites: Sites, catalog: Optional[Catalog] = None,
                  max_sites: int = MAX_SITES,
                  matcher: Optional["Matcher"] = None,
                  form: str = "auto") -> None:
-        self.sites = sites
+        super().__init__(sites, max_sites)
         self.catalog = catalog
-        self.max_sites = max_sites
         self.matcher = matcher
         self.reader = LogReader(form)
-        self._cache: dict[tuple[str, str, str], bytes] = {}
         # the last kernel record with an envelope, and its text with the
         # wrapped lines after it (see fragment())
         self._prev: Optional[Record] = None
@@ -91,10 +82,6 @@ class Annotator:
         #: called with the release of each "Linux version" record that
         #: names another one (a merged database prefers its call sites)
         self.on_release: Optional[Callable[[str], None]] = None
-
-    def forget(self) -> None:
-        """Drop the annotations made so far (the call sites changed)."""
-        self._cache.clear()
 
     def find(self, line: bytes) -> Optional[tuple[str, bytes]]:
         """Return (id, message text) if @line carries an ID."""
@@ -149,45 +136,6 @@ class Annotator:
         entry = self.catalog.get(msgid) if self.catalog else None
         return entry.subject if entry else None
 
-    def annotation(self, msgid: str, text_class: str,
-                   text: bytes = b"") -> bytes:
-        """Return the annotation lines for @msgid (b"" if unknown).
-
-        An ID of many call sites ("%s" is printed by dozens) lists first
-        those whose file or function names the first word of @text (the
-        "ACPI" of "ACPI: FACS ..."), not the same unrelated ones for
-        every line."""
-        sites = self.sites.get(msgid, [])
-        hint = _hint(text) if len(sites) > self.max_sites else ""
-        key = (msgid, text_class, hint)
-        cached = self._cache.get(key)
-        if cached is not None:
-            return cached
-        if hint:
-            sites = sorted(sites, key=lambda site: hint not in (
-                site[0].lower() + " " + site[2].lower()))
-        out = []
-        for file, line, func, module, site_class, level in \
-                sites[:self.max_sites]:
-            cls = text_class if text_class != CLASS_NONE else site_class
-            # A row from a binary's strings has no place: name the binary.
-            place = ("%s:%d" % (file, line) if file != "?"
-                     else "(%s, no file:line)" % (module or "?"))
-            out.append("  -> %s %s <%s>%s%s\n" % (
-                place, func, level,
-                " [%s]" % module if module and module != "vmlinux"
-                and file != "?" else "",
-                " [%s]" % cls if cls != CLASS_NONE else ""))
-        if len(sites) > self.max_sites:
-            out.append("  -> ... and %d more call sites (msgid-db.py lookup "
-                       "%s)\n" % (len(sites) - self.max_sites, msgid))
-        subject = self.subject(msgid)
-        if subject and out:
-            out.append("  -- Subject: %s\n" % subject)
-        text = "".join(out).encode("utf-8", "backslashreplace")
-        self._cache[key] = text
-        return text
-
     def annotate(self, lines: Iterable[bytes], out: BinaryIO,
                  idle: Optional[Callable[[], bool]] = None) -> Stats:
         """Copy @lines to @out, adding annotations after lines with IDs.
@@ -234,22 +182,11 @@ class Annotator:
                 elif self.matcher and rec.is_record:
                     pending = self.matched(rec, stats)
                 if idle is not None and idle():
-                    if pending:
-                        if not line.endswith(b"\n"):
-                            write(b"\n")
-                        write(pending)
-                        pending = b""
-                    out.flush()
+                    pending = self.flush(out, line, pending)
         finally:
             # Also when the next input fails (a missing file): what was
-            # read is annotated.  The last line (with the ID, or a
-            # dictionary line after it) may be cut short: the annotation
-            # starts on a line of its own.
-            if pending:
-                if not line.endswith(b"\n"):
-                    write(b"\n")
-                write(pending)
-            out.flush()
+            # read is annotated.
+            self.flush(out, line, pending)
         return stats
 
     def fragment(self, rec: Record, stats: Stats) -> Optional[bytes]:
@@ -314,16 +251,9 @@ class Annotator:
         a mark if the database does not know the ID (never a guess), and
         a note if its text contradicts it."""
         assert rec.msgid is not None
-        msgid = rec.msgid
-        stats.with_id += 1
-        if msgid in self.sites:
-            stats.resolved += 1
-            pending = self.annotation(msgid, classify(rec.text), rec.text)
-        else:
-            pending = ("  ?? (%s) is not in the database: built from "
-                       "another kernel?\n" % msgid).encode()
+        pending = self.known(rec.msgid, rec.text, stats)
         if self.matcher:
-            pending = self.contradiction(msgid, rec.text) + pending
+            pending = self.contradiction(rec.msgid, rec.text) + pending
         return pending
 
     def text_of(self, line: bytes) -> bytes:
@@ -442,15 +372,6 @@ class Annotator:
         finally:
             out.flush()
         return stats
-
-
-_HINT_RE = re.compile(rb"[A-Za-z][A-Za-z0-9_]{2,31}")
-
-
-def _hint(text: bytes) -> str:
-    """The first word of a message, lower case ("acpi"), or ""."""
-    m = _HINT_RE.match(text)
-    return m.group().decode().lower() if m else ""
 
 
 def _one_line(text: str) -> str:
