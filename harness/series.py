@@ -176,6 +176,12 @@ def parse_manifest(path: str) -> Manifest:
     return m
 
 
+def in_base(tree: str, path: str) -> bool:
+    """Whether the base has the file or directory @path."""
+    return subprocess.run(['git', '-C', tree, 'cat-file', '-e', f'base:{path.rstrip("/")}'],
+                          capture_output=True).returncode == 0
+
+
 def kept_out(m: Manifest, path: str) -> bool:
     """Whether the new file @path stays in the repo, out of every series."""
     return path not in m.keep_in and any(path.startswith(d) for d in m.keep_out)
@@ -234,7 +240,10 @@ def assign(tree: str, m: Manifest) -> Tuple[Dict[str, List[Tuple[int, Block]]], 
             modified[path].append((who[0], b))
     for p in patches:
         for t in p.takes:
-            if not t.used:
+            # A take of a path this base does not have names the file of
+            # another base (the backport's lib/crc32.c for 7.3's
+            # lib/crc/crc32-main.c).
+            if not t.used and in_base(tree, t.path):
                 raise SeriesError(f'"{p.subject}": take {t.path} {t.regex.pattern if t.regex else ""} matches nothing')
     return modified, added
 

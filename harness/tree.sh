@@ -59,6 +59,12 @@ while read -r f; do
 	src=$ROOT/$f
 	# The backport takes the glue of harness/lts/ where the base differs.
 	[ "${LTS:-0}" = 1 ] && [ -f "$LTS_GLUE/$f" ] && src=$LTS_GLUE/$f
+	# An empty glue file: the backport leaves that change out
+	# (harness/lts/README says why).
+	if [ ! -s "$src" ]; then
+		say "${f%.patch}: left out of the backport (harness/lts/README)"
+		continue
+	fi
 	case "$f" in
 	*.patch)
 		git apply --whitespace=error-all "$src" ||
