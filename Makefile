@@ -24,7 +24,7 @@ J = $(H)/jobs.sh run $@
 	kunit-i386 vectors pytest selftest check-debug check-smp demo series series-check series-check-small \
 	docs docs-html bench bench-icount bench-db fuzz pipeline pipeline-syslog-ng \
 	distro-check stability db-releases check check-jobs check-start clean \
-	tree-lts series-lts kernel-lts selftest-lts lts-check
+	tree-lts series-lts kernel-lts selftest-lts lts-check lts-am
 
 help:
 	@echo "make demo        boot the patched kernel, look its identifiers up (first command)"
@@ -45,6 +45,7 @@ help:
 	@echo "make series-check  git am, checkpatch, kernel-doc, sparse, W=1, build per patch and =n"
 	@echo "make series-lts  the series for the 6.12 LTS backport, out/series-6.12/"
 	@echo "make lts-check   the backport applies (git am), builds and passes the kselftest"
+	@echo "make lts-am      the backport applies (git am) to 6.12.118 and passes checkpatch"
 	@echo "make docs        check the documentation (docutils); docs-html: Sphinx"
 	@echo "make bench       cost of identifiers in printk, on UML (about 20 min)"
 	@echo "make bench-icount  the same in instructions, x86_64 under QEMU -icount (about 15 min)"
@@ -140,6 +141,11 @@ selftest-lts: kernel-lts
 lts-check: series-lts selftest-lts
 	LTS=1 SERIES_BUILD=0 $(J) $(H)/series-check.sh
 
+# The backport applies with git am to 6.12.118 and passes checkpatch (no
+# build: make lts-check builds and boots it).
+lts-am: series-lts
+	LTS=1 SERIES_BUILD=0 $(J) $(H)/series-check.sh
+
 docs: tree
 	$(J) $(H)/docs.sh
 
@@ -188,7 +194,7 @@ db-releases:
 # (what make kernel-off checks): neither configuration is built on its own.
 CHECK_JOBS ?= 2
 CHECKS := kernel kunit-i386 series-check-small series-check \
-	selftest check-debug check-rt fuzz pytest pipeline distro-check docs vectors
+	selftest check-debug check-rt fuzz pytest pipeline distro-check docs vectors lts-am
 ifneq ($(filter check-jobs,$(MAKECMDGOALS)),)
 # series-check in two jobs: the patches before the wrapper patches do not
 # need make kernel's build, so they build as soon as a slot is free (when
@@ -206,6 +212,9 @@ check-debug: kunit-i386 selftest
 # patch, beside the single-threaded boots and pytest.
 check-rt: series-check
 distro-check: tree
+# The backport's git am (single-threaded unpacking and git) after the
+# i386 KUnit kernel, beside the builds.
+lts-am: kunit-i386
 endif
 
 check: check-start

@@ -405,6 +405,10 @@ def main() -> int:
         all_cc: List[str] = []
         files = sorted(os.listdir(sub))
         for fn in files[1:]:
+            # The backport goes to distributions' kernel teams, not to
+            # the upstream maintainers: no To/Cc of theirs.
+            if lts:
+                break
             to, cc = get_maintainers(tree, mfile, os.path.join(sub, fn))
             add_headers(os.path.join(sub, fn), to, cc)
             all_to += [a for a in to if a not in all_to]
