@@ -9,7 +9,7 @@ import tempfile
 import unittest
 import zlib
 
-from msgid_db import cli, export
+from msgid_db import cli, cli_full, export
 from msgid_db.tests import clirun
 
 LONG = "x" * 5000
@@ -97,7 +97,7 @@ class ExportTest(unittest.TestCase):
                          "__print_mce [hardware] " + MCE_SUBJECT)
 
     def test_cli_offers_every_format(self) -> None:
-        self.assertEqual(cli.EXPORT_FORMATS, export.FORMATS)
+        self.assertEqual(cli_full.EXPORT_FORMATS, export.FORMATS)
 
     def test_json_nomatch(self) -> None:
         obj = json.loads(self.export("--format", "json", "--nomatch", "?"))

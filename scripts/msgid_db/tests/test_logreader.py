@@ -10,7 +10,7 @@ import os
 import tempfile
 import unittest
 
-from msgid_db import cli, database, logreader, match
+from msgid_db import cli, cli_full, database, logreader, match
 from msgid_db.dmesg import Annotator
 from msgid_db.logreader import LogReader
 from msgid_db.tests import clirun, logforms
@@ -226,7 +226,7 @@ class FormsTest(FormsBase):
 
 
     def test_formats_named_in_cli(self) -> None:
-        self.assertEqual(cli.LOG_FORMATS, logreader.FORMATS)
+        self.assertEqual(cli_full.LOG_FORMATS, logreader.FORMATS)
 
     def test_unknown_ids_are_summed_up(self) -> None:
         """A database of another kernel says so on stderr."""

@@ -466,7 +466,7 @@ class LogGarbageTest(Fixture):
                     raise BrokenPipeError(32, "Broken pipe")
                 return item
 
-        with mock.patch("msgid_db.cli.open", lambda *a: Kmsg(), create=True):
+        with mock.patch("msgid_db.cli_full.open", lambda *a: Kmsg(), create=True):
             status, out, err = run_main(["--db", self.db, "annotate",
                                          "/dev/kmsg"])
         self.assertEqual((status, err), (0, ""))
