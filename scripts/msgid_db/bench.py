@@ -19,7 +19,7 @@ import tempfile
 import time
 from typing import Optional
 
-from msgid_db import database, match, source
+from msgid_db import database, match, queries, source
 
 SCRIPT = os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "msgid-db.py")
@@ -121,7 +121,7 @@ def bench_grep(db: str, tree: str, count: int) -> None:
         print("git grep: skipped (no git or no tree at %s)" % tree)
         return
     handle = database.open_db(db)
-    id_map = handle.id_map()
+    id_map = queries.id_map(handle)
     sites = [s for s in handle.all_sites() if len(literal_part(s.canonical)) >= 8]
     handle.close()
     rng = random.Random(7)
@@ -260,7 +260,7 @@ def main() -> int:
             secs, what = build(db, args)
             print("build (%s): %.1f s" % (what, secs))
         handle = database.open_db(db)
-        ids = sorted(handle.id_map())
+        ids = sorted(queries.id_map(handle))
         print("database: %d call sites, %d IDs" % (
             int(handle.meta().get("sites", "0")), len(ids)))
         handle.close()

@@ -17,7 +17,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Callable, Iterator, Optional, TextIO
 
-from msgid_db import database, ids
+from msgid_db import database, ids, queries
 from msgid_db.cli import (CATALOG_DIR, DEFAULT_INDEX_DIR, EXIT_NOT_FOUND,
                           EXIT_OK, PROG, Once, UsageError,
                           build_meta, check_index, check_inputs, db_path,
@@ -394,7 +394,7 @@ def _lookup_text(args: argparse.Namespace) -> int:
 def cmd_list(args: argparse.Namespace) -> int:
     """List the call sites of one class."""
     path = db_path(args)
-    sites = database.open_db(path).by_class(args.msg_class)
+    sites = queries.by_class(database.open_db(path), args.msg_class)
     for site in sites:
         print("%s %s" % (site.id, format_site(site)))
     if not sites:
@@ -406,7 +406,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_collisions(args: argparse.Namespace) -> int:
     """Report CRC collisions and IDs shared by several call sites."""
     db = database.open_db(db_path(args))
-    crc, shared = db.collisions()
+    crc, shared = queries.collisions(db)
     print("CRC collisions (one ID, different formats): %d IDs, %d call sites"
           % (len(crc), sum(n for _, _, n in crc)))
     if not args.summary:
@@ -492,7 +492,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print("%-15s %s" % (key + ":", value))
     for column in ("origin", "class"):
         print("by %s:" % column)
-        for value, count in db.counts(column):
+        for value, count in queries.counts(db, column):
             print("  %-15s %d" % (value, count))
     return EXIT_OK
 
@@ -644,7 +644,7 @@ def cmd_catalog_todo(args: argparse.Namespace) -> int:
         if args.files:
             raise UsageError("give --class or log files, not both")
         db = database.open_db(db_path(args))
-        rows = todo.from_sites(db.by_class(args.msg_class), cat)
+        rows = todo.from_sites(queries.by_class(db, args.msg_class), cat)
         what = "call sites"
     else:
         rows = todo.from_logs(_open_inputs(args.files), cat)

@@ -356,24 +356,20 @@ class Database:
         except sqlite3.Error as e:
             raise DatabaseError("%s: %s" % (self.path, _reason(e))) from None
 
-    def _sites(self, sql: str, params: tuple = ()) -> list[CallSite]:
+    def sites(self, sql: str, params: tuple = ()) -> list[CallSite]:
+        """The call sites of "SELECT ... FROM sites @sql"."""
         rows = self.query("SELECT %s FROM sites %s" % (SITE_COLUMNS, sql),
                           params)
         return [CallSite(*row) for row in rows]
 
     def lookup(self, msgid: str) -> list[CallSite]:
         """Return all call sites with ID @msgid."""
-        return self._sites("WHERE id = ? ORDER BY module, file, line",
-                           (msgid,))
-
-    def by_class(self, msg_class: str) -> list[CallSite]:
-        """Return all call sites of class @msg_class."""
-        return self._sites("WHERE class = ? ORDER BY id, module, file, line",
-                           (msg_class,))
+        return self.sites("WHERE id = ? ORDER BY module, file, line",
+                          (msgid,))
 
     def all_sites(self) -> list[CallSite]:
         """Return every call site."""
-        return self._sites("ORDER BY id, module, file, line")
+        return self.sites("ORDER BY id, module, file, line")
 
     def meta(self) -> dict[str, str]:
         """Return the build metadata."""
@@ -384,43 +380,11 @@ class Database:
         """The number of call sites."""
         return int(self.query("SELECT COUNT(*) FROM sites")[0][0])
 
-    def counts(self, column: str) -> list[tuple[str, int]]:
-        """Return (value, count) pairs for column "origin" or "class"."""
-        if column not in ("origin", "class", "module"):
-            raise ValueError(column)
-        return self.query("SELECT %s, COUNT(*) FROM sites GROUP BY 1 "
-                          "ORDER BY 2 DESC, 1" % text_col(column))
-
-    def collisions(self) -> tuple[list[tuple[str, int, int]],
-                                  list[tuple[str, int]]]:
-        """Return (crc collisions, shared IDs).
-
-        crc collisions: (id, distinct canonical formats, sites) for IDs
-        with more than one canonical format; shared IDs: (id, sites) for
-        IDs of a single format used at several call sites.
-        """
-        rows = self.query(
-            "SELECT %s, COUNT(DISTINCT canonical), COUNT(*) FROM sites "
-            "GROUP BY id HAVING COUNT(*) > 1 ORDER BY 3 DESC, 1"
-            % text_col("id"))
-        crc = [(i, f, n) for i, f, n in rows if f > 1]
-        shared = [(i, n) for i, f, n in rows if f == 1]
-        return crc, shared
-
-    def id_map(self) -> dict[str, list[tuple[str, int, str, str, str, str]]]:
-        """Return {id: [(file, line, function, module, class, level)]}."""
-        out: dict[str, list[tuple[str, int, str, str, str, str]]] = {}
-        cols = ("id", "file", "line", "function", "module", "class", "level")
-        for row in self.query("SELECT %s FROM sites ORDER BY module, file, "
-                              "line" % ", ".join(select(c) for c in cols)):
-            out.setdefault(row[0], []).append(row[1:])
-        return out
-
 
 class SiteMap:
     """{id: [(file, line, function, module, class, level)]} read from the
-    database one ID at a time, as a log asks for them (id_map() reads a
-    whole tree's 189,000 call sites up front: about a second)."""
+    database one ID at a time, as a log asks for them (reading a whole
+    tree's 189,000 call sites up front takes about a second)."""
 
     COLUMNS = ("file", "line", "function", "module", "class", "level")
 

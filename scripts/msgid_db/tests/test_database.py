@@ -12,7 +12,7 @@ import unittest
 import zlib
 from typing import Iterator
 
-from msgid_db import database
+from msgid_db import database, queries
 from msgid_db.ids import CallSite
 
 SCRIPTS = os.path.dirname(os.path.dirname(os.path.dirname(
@@ -45,17 +45,18 @@ class WriteReadTest(unittest.TestCase):
         self.assertEqual([(s.file, s.level) for s in got],
                          [("a.c", "6"), ("b.c", "3")])
         self.assertEqual(db.lookup("00000000"), [])
-        self.assertEqual([s.file for s in db.by_class("hardware")], ["c.c"])
+        self.assertEqual([s.file for s in queries.by_class(db, "hardware")],
+                         ["c.c"])
         meta = db.meta()
         self.assertEqual((meta["source"], meta["sites"]), ("t", "4"))
-        self.assertEqual(dict(db.counts("origin")), {"elf": 4})
-        self.assertEqual(len(db.id_map()), 3)
+        self.assertEqual(dict(queries.counts(db, "origin")), {"elf": 4})
+        self.assertEqual(len(queries.id_map(db)), 3)
 
     def test_collisions(self) -> None:
         # Two different formats forced onto one ID, as a CRC collision.
         fake = site(b"other")._replace(id=SITES[3].id)
         database.write(self.path, SITES + [fake], {})
-        crc, shared = database.Database(self.path).collisions()
+        crc, shared = queries.collisions(database.Database(self.path))
         self.assertEqual(crc, [(SITES[3].id, 2, 2)])
         self.assertEqual(shared, [(SITES[0].id, 2)])
 

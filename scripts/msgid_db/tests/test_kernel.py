@@ -13,7 +13,7 @@ import tempfile
 import unittest
 import zlib
 
-from msgid_db import cli, database, elf, figures, match
+from msgid_db import cli, database, elf, figures, match, queries
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
@@ -132,7 +132,7 @@ class BootLogTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "msgid.db")
             build_db(path)
-            known = set(database.Database(path).id_map())
+            known = set(queries.id_map(database.Database(path)))
         rx = re.compile(rb"^\[[ \d.]+\] (?:\[[^\]]*\] )?\(([0-9a-f]{8})\): "
                         rb"(.*)")
         missing, seen = [], 0
