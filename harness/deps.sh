@@ -8,7 +8,7 @@ set -eu
 pkgs="build-essential bc bison flex libelf-dev libssl-dev python3 kmod
       qemu-system-x86 busybox-static cpio sparse ccache xz-utils rsync
       dwarves python3-docutils git clang libclang-rt-14-dev e2fsprogs
-      debian-archive-keyring rsyslog gcc-aarch64-linux-gnu"
+      debian-archive-keyring rsyslog gcc-aarch64-linux-gnu debootstrap"
 
 missing=
 for p in $pkgs; do

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by rust-root.sh and build-rust.sh (sourced after env.sh, never
+# run): the Debian 13 build root that carries the Rust toolchain for
+# CONFIG_RUST=y with LLVM=1, made with debootstrap into out/rust-root/.
+# Nothing of it is installed on the host.
+
+RUST_ROOT=$ROOT/out/rust-root
+RUST_SUITE=trixie
+# What Linux 7.3 needs to build with CONFIG_RUST=y and LLVM=1. Its
+# minimum versions (scripts/min-tool-version.sh: rustc 1.85.0, bindgen
+# 0.71.1, LLVM 17.0.1) are what Debian 13 carries: rustc and rust-src
+# 1.85, bindgen 0.71.1, clang/lld/llvm 19. libclang-dev is bindgen's
+# libclang. gcc and libc6-dev: the C library and crt files the host
+# programs link against (HOSTCC is clang too with LLVM=1).
+RUST_PKGS="rustc rust-src bindgen clang lld llvm libclang-dev
+	make bc bison flex libelf-dev libssl-dev python3 cpio kmod gcc libc6-dev"
+# The stamp names the suite and the package set: a root made for another
+# set, or by a run that did not finish, has no matching stamp and is made
+# again.
+RUST_STAMP=$RUST_ROOT/.harness-rust-root
+RUST_INFO=$RUST_ROOT/.harness-rust-root.info
+rust_stamp_want() {
+	echo "debootstrap --variant=minbase $RUST_SUITE amd64:" $RUST_PKGS
+}
+rust_root_ready() {
+	[ -f "$RUST_STAMP" ] && [ "$(cat "$RUST_STAMP")" = "$(rust_stamp_want)" ]
+}
+
+# One job at a time on the root: rust-root.sh removes it, build-rust.sh
+# mounts into it. Takes file descriptor 9 for the life of the script.
+rust_lock() {
+	mkdir -p "$ROOT/out"
+	exec 9> "$ROOT/out/rust-root.lock"
+	if ! flock -n 9; then
+		say "waiting for another job on out/rust-root (out/rust-root.lock)"
+		flock 9
+	fi
+}
+
+# rust_umount_all: unmount everything mounted under the root, deepest
+# first (a build or a debootstrap that was killed leaves its mounts).
+# Fails if one stays: nothing may remove the root, or mount again into
+# it, while the repo's out/ is still bound inside.
+rust_umount_all() {
+	local m left
+	for m in $(awk -v r="$RUST_ROOT/" 'index($5, r) == 1 { print $5 }' /proc/self/mountinfo | sort -r); do
+		umount "$m" 2>/dev/null || umount -l "$m" || true
+	done
+	left=$(awk -v r="$RUST_ROOT/" 'index($5, r) == 1 { print $5 }' /proc/self/mountinfo)
+	[ -z "$left" ] || die "still mounted under out/rust-root: $left"
+}
