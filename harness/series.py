@@ -283,7 +283,7 @@ def get_maintainers(tree: str, mpath: str, patch: str) -> Tuple[List[str], List[
     to: List[str] = []
     cc: List[str] = []
     for line in res.stdout.splitlines():
-        addr, _, role = line.partition(' (')
+        addr, _, role = line.rpartition(' (')
         if not addr.strip():
             continue
         (to if role.startswith('maintainer:') else cc).append(addr.strip())
