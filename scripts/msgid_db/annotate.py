@@ -13,16 +13,15 @@ of the ID, or by a mark if the database does not know it::
 Lines that start with a space (/dev/kmsg dictionary lines, dmesg's
 continuation lines) belong to the record before them: its annotation
 follows them.  Other lines, binary data included, pass through.  The
-full msgid-db package extends Annotator (msgid_db.dmesg): lines without
-an ID identified by their text, catalog subjects, JSON.
+full msgid-db package extends Annotator: lines without an ID identified
+by their text, catalog subjects, JSON.
 """
 
 import re
-import sys
 from dataclasses import dataclass
-from typing import BinaryIO, Callable, Iterable, Iterator, Optional, Protocol
+from typing import BinaryIO, Callable, Iterable, Optional, Protocol
 
-from msgid_db.ids import CLASS_NONE, InputError, classify
+from msgid_db.ids import CLASS_NONE, classify
 
 #: A printed ID: at the start of a line or after its envelope (a space,
 #: "]", ":", ";" or ">" before it).
@@ -58,27 +57,6 @@ class Stats:
     def unknown(self) -> int:
         """Printed IDs that the database does not have."""
         return self.with_id - self.resolved
-
-
-def read_logs(paths: list[str]) -> Iterator[bytes]:
-    """The lines of the log files @paths (none or "-": standard input)."""
-    for path in paths or ["-"]:
-        try:
-            f = (open(path, "rb") if path != "-"
-                 else open(sys.stdin.fileno(), "rb", closefd=False))
-        except (OSError, ValueError) as e:
-            raise InputError("%s: %s" % (path, getattr(e, "strerror", None)
-                                         or e)) from None
-        with f:
-            while True:
-                try:
-                    yield from f
-                    break
-                except BrokenPipeError:
-                    continue    # /dev/kmsg: records were overwritten
-                except OSError as e:
-                    raise InputError("%s: %s" % (path, e.strerror or e)) \
-                        from None
 
 
 class Annotator:

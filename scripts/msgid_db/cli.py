@@ -5,7 +5,7 @@ The kernel tree's msgid-db.py builds the database from the printk index
 (a live one or a saved copy) or a vmlinux, looks IDs up, annotates the
 log lines that carry one and explains an ID by its call sites.  The full
 msgid-db package adds commands (FULL_COMMANDS) and options of these
-(FULL_OPTIONS) in msgid_db.cli_full; without it, they are refused with a
+(FULL_OPTIONS) in its cli_full.py; without it, they are refused with a
 one-line error that names the package.
 """
 
@@ -319,17 +319,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def cmd_annotate(args: argparse.Namespace) -> int:
     """Annotate kernel log lines carrying message IDs."""
-    from msgid_db import annotate
+    from msgid_db import annotate, logfiles
     db = database.open_db(db_path(args))
     annotator = annotate.Annotator(database.SiteMap(db))
-    # A pipe (dmesg -w), a terminal or /dev/kmsg: each line at once.
-    live = not all(os.path.isfile(p if p != "-" else "/dev/stdin")
-                   for p in args.files or ["-"])
+    logs = logfiles.LogFiles(args.files)
     try:
         sys.stdout.flush()
-        stats = annotator.annotate(annotate.read_logs(args.files),
-                                   sys.stdout.buffer,
-                                   (lambda: True) if live else None)
+        stats = annotator.annotate(logs, sys.stdout.buffer, logs.idle)
     finally:
         db.close()
     warn_unknown(stats)
