@@ -11,12 +11,11 @@ Schema::
 
 sites and meta are the database: build writes them, lookup, annotate
 and explain read them.  The full msgid-db package adds the rest: the
-word index of the text matcher (match, written by write() where
-msgid_db.match is there, read by it), and the releases of a database
-of several kernel releases (sites.releases and release_ids, written by
-its merge command, read by msgid_db.releases); a database without them
-answers as one of one release whose lines without IDs are identified
-by an index built in memory.
+word index of its text matcher (match: write() fills it where the
+matcher is there), and the releases of a database of several kernel
+releases (sites.releases and release_ids, written by its merge
+command); a database without them is one of one release, whose lines
+without an ID the matcher identifies by an index built in memory.
 
 A database is always written to a temporary file in the target directory
 (".<name>.XXXXXXXX.tmp", locked with flock() while in use), flushed to
@@ -98,7 +97,7 @@ def write(path: str, sites: Iterable,
     @path is untouched.  @check, called with the number of rows before
     @path is replaced, may raise to keep @path as it is.  Returns the
     number of rows written.  With @releases, @sites yields (CallSite,
-    its releases "6.1 6.12") pairs (msgid_db.releases.merge()).
+    its releases "6.1 6.12") pairs (the full msgid-db package's merge).
     """
     directory = os.path.dirname(os.path.abspath(path))
     if os.path.lexists(path) and not os.path.isfile(path):

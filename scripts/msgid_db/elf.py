@@ -13,7 +13,7 @@
 In vmlinux (ET_EXEC) the pointers are absolute virtual addresses.  32- and
 64-bit, little- and big-endian files are supported.  Modules (ET_REL) hold
 zeroes plus relocations: every section gets a synthetic address here, and
-msgid_db.modules of the full msgid-db package applies the relocations.
+the full msgid-db package applies the relocations (modules.py).
 """
 
 import bisect
@@ -89,7 +89,7 @@ class ElfFile:
     @classmethod
     def from_path(cls, path: str) -> "ElfFile":
         """Read the ELF file @path (the full msgid-db package also reads
-        compressed modules and kernel images: msgid_db.image)."""
+        compressed modules and kernel images: image.py)."""
         image = optional("image")
         if image is not None:
             return cls(image.read(path), path)
@@ -98,6 +98,10 @@ class ElfFile:
                 data = f.read()
         except OSError as e:
             raise ElfError("%s: %s" % (path, e.strerror)) from None
+        if not data.startswith(b"\x7fELF"):
+            raise ElfError("%s: not an ELF file (the in-kernel msgid-db.py "
+                           "reads a vmlinux, the full msgid-db package "
+                           "compressed kernel images too)" % path)
         return cls(data, path)
 
     def error(self, what: str) -> ElfError:
