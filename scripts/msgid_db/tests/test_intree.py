@@ -1,0 +1,294 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The in-kernel msgid-db.py: only the files of scripts/msgid_db/INTREE.
+
+They are copied into a folder of their own and run as a user runs them:
+build from a saved printk index and from a vmlinux, lookup, annotate,
+explain; a command or option of the full msgid-db package is one error
+line.  A file that INTREE misses but the in-tree code imports fails
+every test here.
+"""
+
+import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+import zlib
+
+import msgid_db
+from msgid_db import cli
+from msgid_db.tests import clirun
+from msgid_db.tests import elf_builder as eb
+
+PACKAGE = os.path.dirname(os.path.abspath(msgid_db.__file__))
+ROOT = os.path.dirname(os.path.dirname(PACKAGE))
+INTREE = os.path.join(PACKAGE, "INTREE")
+
+INDEX = b"""\
+# <level/flags> filename:line function "format"
+<0> arch/x86/kernel/cpu/mce/core.c:176 __print_mce "mce: [Hardware Error]: CPU %d: Machine Check%s: %Lx Bank %d: %016Lx\\n"
+<3> drivers/base/core.c:12 probe_it "%s %s: probe failed: %d\\n"
+<6> kernel/a.c:1 a "same\\n"
+<6> kernel/b.c:2 b "same\\n"
+"""
+MCE = "%08x" % zlib.crc32(b"mce: [Hardware Error]: CPU %d: Machine Check%s: "
+                          b"%Lx Bank %d: %016Lx")
+PROBE = "%08x" % zlib.crc32(b"probe failed: %d")
+SAME = "%08x" % zlib.crc32(b"same")
+UNKNOWN = "0badc0de"
+
+LOG = ("[    0.100000] (%s): mce: [Hardware Error]: CPU 0: Machine Check: "
+       "0 Bank 4: b200000000070005\n"
+       "6,12,345,-;(%s): e1000 0000:00:03.0: probe failed: -5\n"
+       " SUBSYSTEM=pci\n"
+       " DEVICE=+pci:0000:00:03.0\n"
+       "Dec  6 18:45:46 host kernel: [    2.5] (%s): same\n"
+       "[    3.000000] (%s): a kernel that is not this one\n"
+       % (MCE, PROBE, SAME, UNKNOWN)).encode()
+ANNOTATED = ("[    0.100000] (%s): mce: [Hardware Error]: CPU 0: Machine Check: "
+             "0 Bank 4: b200000000070005\n"
+             "  -> arch/x86/kernel/cpu/mce/core.c:176 __print_mce <0> "
+             "[hardware]\n"
+             "6,12,345,-;(%s): e1000 0000:00:03.0: probe failed: -5\n"
+             " SUBSYSTEM=pci\n"
+             " DEVICE=+pci:0000:00:03.0\n"
+             "  -> drivers/base/core.c:12 probe_it <3>\n"
+             "Dec  6 18:45:46 host kernel: [    2.5] (%s): same\n"
+             "  -> kernel/a.c:1 a <6>\n"
+             "  -> kernel/b.c:2 b <6>\n"
+             "[    3.000000] (%s): a kernel that is not this one\n"
+             "  ?? (%s) is not in the database: built from another kernel?\n"
+             % (MCE, PROBE, SAME, UNKNOWN, UNKNOWN)).encode()
+NOT_HERE = re.compile(r"msgid-db\.py: error: .* belongs to the full msgid-db "
+                      r"package, not the in-kernel version\n\Z")
+
+
+def intree_files() -> list[str]:
+    """The paths INTREE lists, relative to the repository's root."""
+    with open(INTREE, encoding="utf-8") as f:
+        return [line.strip() for line in f if line.strip()]
+
+
+class InTreeTest(unittest.TestCase):
+    """msgid-db.py of the INTREE files alone."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.root = cls.tmp.name
+        for path in intree_files():
+            dest = os.path.join(cls.root, path)
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            shutil.copyfile(os.path.join(ROOT, path), dest)
+        cls.index = os.path.join(cls.root, "index")
+        os.mkdir(cls.index)
+        with open(os.path.join(cls.index, "vmlinux"), "wb") as f:
+            f.write(INDEX)
+        cls.db = os.path.join(cls.root, "msgid.db")
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.tmp.cleanup()
+
+    def run_intree(self, *argv: str, stdin: bytes = b""
+                   ) -> subprocess.CompletedProcess:
+        """Run the copied msgid-db.py with @argv: isolated (-I), so that
+        no other msgid_db is found, in the copy's folder."""
+        proc = subprocess.run(
+            [sys.executable, "-I",
+             os.path.join(self.root, "scripts", "msgid-db.py"),
+             "--db", self.db] + list(argv),
+            input=stdin, capture_output=True, timeout=60, cwd=self.root)
+        self.assertNotIn(b"Traceback", proc.stderr, argv)
+        return proc
+
+    def build(self) -> None:
+        proc = self.run_intree("build", "--index-dir", self.index)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+
+    def test_the_list(self) -> None:
+        """INTREE names the launcher and modules, no tests, no catalog,
+        nothing of the full package; none of them names a file outside
+        the kernel tree."""
+        files = intree_files()
+        self.assertIn("scripts/msgid-db.py", files)
+        self.assertIn("scripts/msgid_db/__init__.py", files)
+        self.assertEqual(len(set(files)), len(files))
+        for path in files:
+            self.assertTrue(os.path.isfile(os.path.join(ROOT, path)), path)
+            self.assertTrue(path.startswith("scripts/") and
+                            path.endswith(".py"), path)
+            self.assertNotIn("/tests/", path)
+            self.assertNotIn(os.path.basename(path),
+                             ("cli_full.py", "catalog.py", "match.py"))
+            with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+                text = f.read()
+            for word in ("harness", "README", "MANUAL", "http", "out/",
+                         "make "):
+                self.assertNotIn(word, text, path)
+
+    def test_imports(self) -> None:
+        """Every msgid_db module the in-tree files import is in INTREE;
+        the full package's are imported by msgid_db.optional() only."""
+        files = set(intree_files())
+        for path in files:
+            with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+                tree = ast.parse(f.read(), path)
+            for node in ast.walk(tree):
+                names = []
+                if isinstance(node, ast.ImportFrom) and node.module and \
+                        node.module.startswith("msgid_db"):
+                    names = ([node.module] if node.module != "msgid_db"
+                             else ["msgid_db." + a.name for a in node.names
+                                   if a.name != "optional"])
+                elif isinstance(node, ast.Import):
+                    names = [a.name for a in node.names
+                             if a.name.startswith("msgid_db")]
+                for name in names:
+                    module = "scripts/%s.py" % name.replace(".", "/")
+                    self.assertIn(module, files, "%s imports %s"
+                                  % (path, name))
+
+    def test_build_and_lookup(self) -> None:
+        """The same call sites as the full package's build."""
+        self.build()
+        _, full_db = clirun.index_db(self, INDEX)
+        for ids in ([MCE], ["(%s)" % PROBE, SAME], ["--json", SAME]):
+            proc = self.run_intree("lookup", *ids)
+            status, out, err = clirun.run(["--db", full_db, "lookup"]
+                                          + ids)
+            self.assertEqual((proc.returncode, proc.stderr), (0, b""), ids)
+            self.assertEqual(proc.stdout.decode(), out, ids)
+        self.assertEqual(proc.stdout.count(b'"file": "kernel/'), 2)
+        proc = self.run_intree("lookup", UNKNOWN)
+        self.assertEqual(proc.returncode, cli.EXIT_NOT_FOUND)
+        self.assertEqual(proc.stderr, b"msgid-db.py: %s: unknown message "
+                         b"ID\n" % UNKNOWN.encode())
+        proc = self.run_intree("lookup", "1a2b3c")
+        self.assertEqual(proc.returncode, cli.EXIT_USAGE)
+        self.assertIn(b"invalid message ID", proc.stderr)
+
+    def test_build_from_a_vmlinux(self) -> None:
+        vmlinux = os.path.join(self.root, "vmlinux")
+        with open(vmlinux, "wb") as f:
+            f.write(eb.build_exec([eb.Entry(b"\x016hello %d\n", b"hi",
+                                            b"init/main.c", 42)]))
+        db = os.path.join(self.root, "vmlinux.db")
+        proc = self.run_intree("--db", db, "build", "--vmlinux", vmlinux)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        proc = self.run_intree("--db", db, "lookup",
+                               "%08x" % zlib.crc32(b"hello %d"))
+        self.assertEqual(proc.stdout, b'init/main.c:42 hi <6> "hello %d\\n" '
+                         b'(vmlinux) origin=elf\n')
+        # A module needs the full package's relocations.
+        module = os.path.join(self.root, "m.ko")
+        with open(module, "wb") as f:
+            f.write(eb.build_rel([eb.Entry(b"x\n", b"f", b"m.c", 1)]))
+        proc = self.run_intree("--db", db, "build", "--vmlinux", module)
+        self.assertEqual(proc.returncode, cli.EXIT_USAGE)
+        self.assertIn(b"the full msgid-db package reads modules too",
+                      proc.stderr)
+
+    def test_annotate(self) -> None:
+        """Lines with printed IDs, as the full package annotates them."""
+        self.build()
+        proc = self.run_intree("annotate", stdin=LOG)
+        self.assertEqual(proc.returncode, 0)
+        self.assertEqual(proc.stdout, ANNOTATED)
+        self.assertEqual(proc.stderr, b"msgid-db.py: warning: 1 of 4 printed "
+                         b"IDs unknown: is this database built from this "
+                         b"kernel? (msgid-db.py build on the kernel that "
+                         b"wrote the log)\n")
+        log = os.path.join(self.root, "kern.log")
+        with open(log, "wb") as f:
+            f.write(LOG)
+        self.assertEqual(self.run_intree("annotate", log).stdout, ANNOTATED)
+        # The full package, without catalogs (their subject lines), the
+        # same.
+        tmp, full_db = clirun.index_db(self, INDEX)
+        full = subprocess.run([sys.executable, os.path.join(
+            ROOT, "scripts", "msgid-db.py"), "--db", full_db, "annotate",
+            "--catalog", tmp, log], capture_output=True, timeout=60,
+            check=True)
+        self.assertEqual(full.stdout, ANNOTATED)
+        proc = self.run_intree("annotate", log + ".none")
+        self.assertEqual(proc.returncode, cli.EXIT_USAGE)
+        self.assertIn(b"No such file", proc.stderr)
+
+    def test_explain(self) -> None:
+        """Without catalogs: the call sites and formats, and a note."""
+        self.build()
+        proc = self.run_intree("explain", PROBE)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.stdout, b'-- %s\n  -> drivers/base/core.c:12 '
+                         b'probe_it <3> "probe failed: %%d\\n" (vmlinux) '
+                         b'origin=index-computed\n' % PROBE.encode())
+        self.assertIn(b"no message catalogs installed", proc.stderr)
+        self.assertIn(os.path.join(self.root, "scripts", "msgid_db",
+                                   "catalog").encode(), proc.stderr)
+        proc = self.run_intree("explain", UNKNOWN)
+        self.assertEqual(proc.returncode, cli.EXIT_NOT_FOUND)
+
+    def test_full_package_only(self) -> None:
+        """Commands and options of the full package: one line, status 2."""
+        self.build()
+        for argv in (["export"], ["export", "--format", "json"],
+                     ["merge", "a.db", "b.db"], ["stats", "--help"],
+                     ["diff", "a.db", "b.db"], ["metrics"],
+                     ["build", "--source", self.root],
+                     ["build", "--modules=" + self.root],
+                     ["build", "--kernel", "/boot/vmlinuz"], ["build", "-j4"],
+                     ["lookup", "--text", "probe failed: -5"],
+                     ["annotate", "--format", "dmesg"],
+                     ["annotate", "--no-match"],
+                     ["explain", MCE, "--lang", "de"]):
+            proc = self.run_intree(*argv)
+            self.assertEqual(proc.returncode, cli.EXIT_USAGE, argv)
+            self.assertEqual(proc.stdout, b"", argv)
+            self.assertRegex(proc.stderr.decode(), NOT_HERE, argv)
+        proc = self.run_intree("build", "--bogus")
+        self.assertEqual(proc.returncode, cli.EXIT_USAGE)
+        self.assertIn(b"unrecognized arguments: --bogus", proc.stderr)
+
+    def test_help(self) -> None:
+        """--help names the full package's commands and where catalogs
+        are read."""
+        catalogs = os.path.join(self.root, "scripts", "msgid_db", "catalog")
+        for argv in (["--help"], ["explain", "--help"]):
+            proc = self.run_intree(*argv)
+            self.assertEqual(proc.returncode, 0)
+            text = " ".join(proc.stdout.decode().split())
+            self.assertIn(catalogs, text)
+            self.assertIn("full msgid-db package", text)
+            self.assertIn("export", text)
+        text = self.run_intree("--help").stdout.decode()
+        for name in ("build", "lookup", "annotate", "explain"):
+            self.assertRegex(text, r"\n    %s " % name)
+        self.assertNotRegex(text, r"\n    export ")
+
+
+class FullPackageTest(unittest.TestCase):
+    """The full package adds exactly what cli.py names as its own."""
+
+    def test_full_commands_and_options(self) -> None:
+        parser = cli.build_parser()
+        commands = parser._subparsers._group_actions[0].choices  # type: ignore
+        self.assertEqual(set(commands), {"build", "lookup", "annotate",
+                                         "explain"} | set(cli.FULL_COMMANDS))
+        for command, options in cli.FULL_OPTIONS.items():
+            known = commands[command]._option_string_actions
+            for option in options:
+                self.assertIn(option, known, command)
+
+    def test_catalog_dir(self) -> None:
+        from msgid_db import catalog
+        self.assertEqual(cli.CATALOG_DIR, catalog.DEFAULT_DIR)
+        text = clirun.run(["--help"])[1]
+        self.assertIn(cli.CATALOG_DIR, " ".join(text.split()))
+
+
+if __name__ == "__main__":
+    unittest.main()
