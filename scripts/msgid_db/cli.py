@@ -23,8 +23,8 @@ from msgid_db.ids import CallSite, InputError
 if TYPE_CHECKING:
     from msgid_db import annotate, elf
 
-# index, elf and annotate are imported by the commands that need them:
-# "lookup" must start fast.
+# index, elf, annotate and logfiles are imported by the commands that
+# need them: "lookup" must start fast.
 DEFAULT_INDEX_DIR = "/sys/kernel/debug/printk/index"
 #: Where the full msgid-db package's message catalogs are installed.
 CATALOG_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -364,11 +364,13 @@ def build_parser() -> argparse.ArgumentParser:
     full = optional("cli_full")
     fmt = argparse.RawDescriptionHelpFormatter
     if full is not None:
+        explain = "print the catalog entry and the call sites of an ID"
         catalogs = ("Message catalogs (explain, annotate) are read from %s, "
                     "or from --catalog DIR; --lang, else $LC_ALL, "
                     "$LC_MESSAGES or $LANG, picks their language."
                     % CATALOG_DIR)
     else:
+        explain = "print the call sites and formats of an ID"
         catalogs = ("This is the in-kernel msgid-db.py: the full msgid-db "
                     "package adds the commands %s, more options, and the "
                     "message catalogs, which it reads from %s (or from "
@@ -424,8 +426,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="*", metavar="FILE",
                    help="log files (default: standard input)")
 
-    p = parsers["explain"] = add("explain", cmd_explain, "print the catalog "
-                                 "entry and the call sites of an ID",
+    p = parsers["explain"] = add("explain", cmd_explain, explain,
                                  "\n\n" + catalogs)
     p.add_argument("id", metavar="ID")
 
