@@ -21,6 +21,7 @@ RT := $(H)/configs/rt.config
 J = $(H)/jobs.sh run $@
 
 .PHONY: help deps base tree refresh kernel kernel-off kernel-smp kernel-rt check-rt kernel-arm64 kunit kunit-um \
+	rust-root kernel-rust \
 	kunit-i386 vectors pytest selftest check-debug check-smp demo series series-check series-check-small \
 	docs docs-html bench bench-icount bench-db fuzz pipeline pipeline-syslog-ng \
 	distro-check stability db-releases check check-jobs check-start clean \
@@ -35,6 +36,9 @@ help:
 	@echo "                 e1000, ext4, lockdep, KASAN, UBSAN, KUnit (out/build/msgid)"
 	@echo "make kernel-off  the same kernel with the feature compiled out"
 	@echo "make kernel-arm64  a small arm64 kernel, cross-built (out/build/arm64)"
+	@echo "make rust-root   a Debian 13 build root with rustc, bindgen, clang (out/rust-root; not on the host)"
+	@echo "make kernel-rust a lean x86_64 kernel with CONFIG_RUST=y and the Rust print sample,"
+	@echo "                 LLVM=1, built in out/rust-root (out/build/rust)"
 	@echo "make kunit       KUnit suite on UML and on i386 (QEMU)"
 	@echo "make selftest    kselftest msgid in QEMU, boot log to out/boot/boot.log"
 	@echo "make check-debug KUnit and the kselftest on the same kernel with an e1000 NIC and an ext4 disk"
@@ -83,6 +87,14 @@ kernel-rt: tree
 
 kernel-arm64: tree
 	ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- $(J) $(H)/build.sh arm64 $(H)/configs/arm64.config
+
+# Rust (CONFIG_RUST=y) needs rustc 1.85, bindgen 0.71.1 and LLVM=1: built
+# in a Debian 13 build root (harness/rust-root.sh), not on the host.
+rust-root: deps
+	$(J) $(H)/rust-root.sh
+
+kernel-rust: tree rust-root
+	$(J) $(H)/build-rust.sh rust $(X86) $(DISTRO) $(H)/configs/rust.config
 
 kunit: kunit-um kunit-i386
 

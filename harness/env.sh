@@ -116,10 +116,13 @@ OUR_WARNING_RE='(msgid|printk/(printk|index)\.c|lib/vsprintf\.c|linux/sprintf\.h
 # Use ccache when it is installed; it makes rebuilds of the same tree cheap.
 # ARCH and CROSS_COMPILE in the environment (make kernel-arm64) reach
 # Kbuild as they are; the compiler named here follows CROSS_COMPILE.
+# LLVM=1 (make kernel-rust, in out/rust-root): clang, as Kbuild's own.
 kcc() {
+	local cc=${CROSS_COMPILE:-}gcc
+	[ "${LLVM:-}" != 1 ] || cc=clang
 	if command -v ccache >/dev/null 2>&1; then
-		echo "ccache ${CROSS_COMPILE:-}gcc"
+		echo "ccache $cc"
 	else
-		echo "${CROSS_COMPILE:-}gcc"
+		echo "$cc"
 	fi
 }

@@ -11,9 +11,11 @@ RUST_SUITE=trixie
 # 0.71.1, LLVM 17.0.1) are what Debian 13 carries: rustc and rust-src
 # 1.85, bindgen 0.71.1, clang/lld/llvm 19. libclang-dev is bindgen's
 # libclang. gcc and libc6-dev: the C library and crt files the host
-# programs link against (HOSTCC is clang too with LLVM=1).
+# programs link against (HOSTCC is clang too with LLVM=1). ccache: the
+# root's own, its cache in the root (/root/.cache/ccache), for the C
+# files of a rebuild (rustc has none).
 RUST_PKGS="rustc rust-src bindgen clang lld llvm libclang-dev
-	make bc bison flex libelf-dev libssl-dev python3 cpio kmod gcc libc6-dev"
+	make bc bison flex libelf-dev libssl-dev python3 cpio kmod gcc libc6-dev ccache"
 # The stamp names the suite and the package set: a root made for another
 # set, or by a run that did not finish, has no matching stamp and is made
 # again.
@@ -48,4 +50,22 @@ rust_umount_all() {
 	done
 	left=$(awk -v r="$RUST_ROOT/" 'index($5, r) == 1 { print $5 }' /proc/self/mountinfo)
 	[ -z "$left" ] || die "still mounted under out/rust-root: $left"
+}
+
+# rust_chroot CMD...: run CMD in the root, as root, with LLVM=1, /proc,
+# and the repo's out/ (read-write) and harness/ (read-only) bound at
+# their own absolute paths, so that out/linux, out/build/NAME and the
+# harness scripts have the same paths inside as outside. The caller
+# holds rust_lock and has set "trap rust_umount_all EXIT", which
+# unmounts them all, also when CMD or a mount fails.
+rust_chroot() {
+	rust_root_ready || die "out/rust-root is not ready (make rust-root)"
+	rust_umount_all
+	mkdir -p "$RUST_ROOT$ROOT/out" "$RUST_ROOT$ROOT/harness"
+	mount -t proc proc "$RUST_ROOT/proc"
+	mount --bind "$ROOT/out" "$RUST_ROOT$ROOT/out"
+	mount --bind "$ROOT/harness" "$RUST_ROOT$ROOT/harness"
+	mount -o remount,bind,ro "$RUST_ROOT$ROOT/harness"
+	chroot "$RUST_ROOT" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+		PATH=/usr/sbin:/usr/bin:/sbin:/bin LLVM=1 "$@"
 }
