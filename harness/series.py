@@ -283,9 +283,12 @@ def get_maintainers(tree: str, mpath: str, patch: str) -> Tuple[List[str], List[
     to: List[str] = []
     cc: List[str] = []
     for line in res.stdout.splitlines():
-        addr, _, role = line.rpartition(' (')
-        if not addr.strip():
+        # "Name (Org) <addr> (role:SUBSYSTEM (detail))" or "addr (role)":
+        # the address ends at its '>', or at the first blank.
+        m = re.match(r'(.*?>|\S+)\s+\((.*)\)$', line.strip())
+        if not m:
             continue
+        addr, role = m.groups()
         (to if role.startswith('maintainer:') else cc).append(addr.strip())
     return to, cc
 
