@@ -6,7 +6,8 @@
 # bindgen is 0.60, 7.3 asks 0.71.1). The repo's out/ and harness/ are
 # bound into the root at their own paths, so the objects land where
 # build.sh puts them on the host (out/linux/build-NAME, out/build/NAME),
-# and are unmounted when this script ends, however it ends. First
+# in a mount namespace of the build's own, which ends with it, however it
+# ends (rust-lib.sh). Builds of other NAMEs may run beside it. First
 # "make rustavailable" says whether the root's toolchain is one Kbuild
 # takes. The fragments live in harness/ (the only part of the repo the
 # root sees besides out/).
@@ -36,9 +37,7 @@ case "$TREE" in
 *) die "TREE=$TREE: the build root sees only the repo's out/" ;;
 esac
 
-rust_lock
-trap rust_umount_all EXIT
-trap 'exit 130' INT TERM HUP
+rust_lock shared
 dir=$(objdir "$name")
 say "building out/build/$name in out/rust-root ($(sed -n 's/^rustc /rustc /p' "$RUST_INFO"), LLVM=1)"
 # shellcheck disable=SC2016 # expanded inside the root

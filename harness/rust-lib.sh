@@ -4,7 +4,8 @@
 # CONFIG_RUST=y with LLVM=1, made with debootstrap into out/rust-root/.
 # Nothing of it is installed on the host.
 
-RUST_ROOT=$ROOT/out/rust-root
+# RUST_ROOT in the environment: another place (a test of this script).
+RUST_ROOT=${RUST_ROOT:-$ROOT/out/rust-root}
 RUST_SUITE=trixie
 # What Linux 7.3 needs to build with CONFIG_RUST=y and LLVM=1. Its
 # minimum versions (scripts/min-tool-version.sh: rustc 1.85.0, bindgen
@@ -28,44 +29,59 @@ rust_root_ready() {
 	[ -f "$RUST_STAMP" ] && [ "$(cat "$RUST_STAMP")" = "$(rust_stamp_want)" ]
 }
 
-# One job at a time on the root: rust-root.sh removes it, build-rust.sh
-# mounts into it. Takes file descriptor 9 for the life of the script.
+# rust_lock shared|exclusive: builds share the root (each in a mount
+# namespace of its own), rust-root.sh, which removes and makes it, takes
+# it alone. Takes file descriptor 9 for the life of the script.
 rust_lock() {
-	mkdir -p "$ROOT/out"
-	exec 9> "$ROOT/out/rust-root.lock"
-	if ! flock -n 9; then
-		say "waiting for another job on out/rust-root (out/rust-root.lock)"
-		flock 9
+	local mode=-s
+	[ "$1" = shared ] || mode=-x
+	mkdir -p "$(dirname "$RUST_ROOT")"
+	exec 9> "$RUST_ROOT.lock"
+	if ! flock -n $mode 9; then
+		say "waiting for another job on $RUST_ROOT ($RUST_ROOT.lock)"
+		flock $mode 9
 	fi
 }
 
 # rust_umount_all: unmount everything mounted under the root, deepest
-# first (a build or a debootstrap that was killed leaves its mounts).
-# Fails if one stays: nothing may remove the root, or mount again into
-# it, while the repo's out/ is still bound inside.
+# first. The jobs here mount only in mount namespaces of their own,
+# which the kernel drops with their last process, however they end; this
+# is the guard before the root is removed (mounts made by hand, or by an
+# older version of these scripts). Fails if one stays: nothing may remove
+# the root while the repo's out/ is still bound inside.
 rust_umount_all() {
 	local m left
 	for m in $(awk -v r="$RUST_ROOT/" 'index($5, r) == 1 { print $5 }' /proc/self/mountinfo | sort -r); do
 		umount "$m" 2>/dev/null || umount -l "$m" || true
 	done
 	left=$(awk -v r="$RUST_ROOT/" 'index($5, r) == 1 { print $5 }' /proc/self/mountinfo)
-	[ -z "$left" ] || die "still mounted under out/rust-root: $left"
+	[ -z "$left" ] || die "still mounted under $RUST_ROOT: $left"
 }
 
 # rust_chroot CMD...: run CMD in the root, as root, with LLVM=1, /proc,
 # and the repo's out/ (read-write) and harness/ (read-only) bound at
 # their own absolute paths, so that out/linux, out/build/NAME and the
-# harness scripts have the same paths inside as outside. The caller
-# holds rust_lock and has set "trap rust_umount_all EXIT", which
-# unmounts them all, also when CMD or a mount fails.
+# harness scripts have the same paths inside as outside. The mounts are
+# made in a private mount namespace (unshare): no other process sees
+# them, two builds do not meet, and they are gone when CMD ends, also
+# when it fails or is killed. The caller holds rust_lock shared. Of the
+# environment, CMD sees TREE (a tree under out/ other than out/linux) and
+# CCACHE_DISABLE (a build that must be cold).
 rust_chroot() {
-	rust_root_ready || die "out/rust-root is not ready (make rust-root)"
-	rust_umount_all
+	local pass=("TREE=$TREE")
+	[ -z "${CCACHE_DISABLE:-}" ] || pass+=("CCACHE_DISABLE=$CCACHE_DISABLE")
+	rust_root_ready || die "$RUST_ROOT is not ready (make rust-root)"
 	mkdir -p "$RUST_ROOT$ROOT/out" "$RUST_ROOT$ROOT/harness"
-	mount -t proc proc "$RUST_ROOT/proc"
-	mount --bind "$ROOT/out" "$RUST_ROOT$ROOT/out"
-	mount --bind "$ROOT/harness" "$RUST_ROOT$ROOT/harness"
-	mount -o remount,bind,ro "$RUST_ROOT$ROOT/harness"
-	chroot "$RUST_ROOT" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
-		PATH=/usr/sbin:/usr/bin:/sbin:/bin LLVM=1 "$@"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare --mount --propagation private /bin/bash -c '
+		set -e
+		r=$1 top=$2
+		shift 2
+		mount -t proc proc "$r/proc"
+		mount --bind "$top/out" "$r$top/out"
+		mount --bind "$top/harness" "$r$top/harness"
+		mount -o remount,bind,ro "$r$top/harness"
+		exec chroot "$r" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+			PATH=/usr/sbin:/usr/bin:/sbin:/bin LLVM=1 "$@"' \
+		_ "$RUST_ROOT" "$ROOT" "${pass[@]}" "$@"
 }

@@ -13,9 +13,10 @@ set -eu
 . "$(dirname "$0")/env.sh"
 . "$(dirname "$0")/rust-lib.sh"
 
-rust_lock
+rel=${RUST_ROOT#"$ROOT"/}
+rust_lock exclusive
 if rust_root_ready; then
-	say "out/rust-root is ready ($(head -1 "$RUST_INFO" 2>/dev/null))"
+	say "$rel is ready ($(head -1 "$RUST_INFO" 2>/dev/null))"
 	exit 0
 fi
 command -v debootstrap >/dev/null || die "debootstrap missing (make deps)"
@@ -24,23 +25,23 @@ keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 [ -f "$keyring" ] || die "$keyring missing (debian-archive-keyring)"
 
 if [ -e "$RUST_ROOT" ]; then
-	say "out/rust-root has no stamp for this package set (an interrupted run, or another set): removing it"
+	say "$rel has no stamp for this package set (an interrupted run, or another set): removing it"
 	rust_umount_all
 	# --one-file-system: never into a mount the check above missed.
 	rm -rf --one-file-system "$RUST_ROOT"
 fi
-log=$ROOT/out/rust-root.log
-say "making out/rust-root: debootstrap $RUST_SUITE with rustc, bindgen, clang, lld (several minutes: about 1 GB unpacked; log in out/rust-root.log)"
+log=$RUST_ROOT.log
+say "making $rel: debootstrap $RUST_SUITE with rustc, bindgen, clang, lld (several minutes: about 1 GB unpacked; log in $rel.log)"
 t0=$(date +%s)
 mkdir -p "$RUST_ROOT"
-# The mounts debootstrap makes (proc, sys) go with it, also if it fails.
-trap 'rust_umount_all' EXIT
-if ! debootstrap --variant=minbase --arch=amd64 --keyring="$keyring" \
+# In a mount namespace of its own: the mounts debootstrap makes in the
+# root (proc, sys) go with it, also if it fails or is killed.
+if ! unshare --mount --propagation private debootstrap --variant=minbase --arch=amd64 --keyring="$keyring" \
 		--include="$(echo $RUST_PKGS | tr ' ' ,)" \
 		"$RUST_SUITE" "$RUST_ROOT" "$DEBIAN_MIRROR/debian" > "$log" 2>&1; then
 	tail -5 "$log" >&2
 	grep -h -E '^(E|W):' "$RUST_ROOT/debootstrap/debootstrap.log" 2>/dev/null | tail -5 >&2 || true
-	die "debootstrap failed, see out/rust-root.log (the root is made again on the next run)"
+	die "debootstrap failed, see $rel.log (the root is made again on the next run)"
 fi
 # What was downloaded: the packages debootstrap left in the root's cache.
 dl=$(find "$RUST_ROOT/var/cache/apt/archives" -name '*.deb' -printf '%s\n' | awk '{ s += $1 } END { printf "%d", s / 1048576 }')
@@ -51,5 +52,5 @@ size=$(du -sxm "$RUST_ROOT" | cut -f1)
 vers=$(chroot "$RUST_ROOT" dpkg-query -W -f='${Package} ${Version}\n' rustc rust-src bindgen clang lld llvm libclang-dev)
 printf 'download %d MB, root %d MB, made in %d s\n%s\n' "$dl" "$size" "$t" "$vers" > "$RUST_INFO"
 rust_stamp_want > "$RUST_STAMP"
-say "out/rust-root made in $t s: download $dl MB, root $size MB"
+say "$rel made in $t s: download $dl MB, root $size MB"
 printf '%s\n' "$vers" | sed 's/^/    /' >&2
