@@ -430,8 +430,11 @@ static int test_msgid_nmi_fn(void *data)
 			pr_err("stress: an NMI was not handled within 100 ms\n");
 			break;
 		}
-		/* A few backtraces a run: each prints a stack per CPU. */
-		if (IS_ENABLED(CONFIG_MAGIC_SYSRQ) && ++round % 64 == 0) {
+		/*
+		 * A few backtraces a run, the first at once (a slow guest
+		 * sends few rounds): each prints a stack per CPU.
+		 */
+		if (IS_ENABLED(CONFIG_MAGIC_SYSRQ) && round++ % 64 == 0) {
 			handle_sysrq('l');
 			test_msgid_sysrq_count++;
 		}
