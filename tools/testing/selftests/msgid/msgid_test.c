@@ -1628,6 +1628,88 @@ static void test_drm_device(const struct records *boot, const struct index_ids *
 }
 
 /*
+ * The Rust call sites of lib/test_msgid_rust.rs, built in (it prints at
+ * boot): the literal of each, the line it is on, and a part of the text
+ * of its record. The KERN_CONT fragment has no record of its own: it
+ * ends the record of the line before it.
+ */
+static const struct {
+	const char *lit;
+	int line;
+	const char *match;
+} rust_msgs[] = {
+	{ "rust pr_info: {} apples\n", 28, ": rust pr_info: 3 apples" },
+	{ "rust pr_warn: {:?}\n", 29, ": rust pr_warn: \"pears\"" },
+	{ "rust line starts: {}", 30, ": rust line starts: 1 and continues: 2" },
+	{ " and continues: {}\n", 31, NULL },
+	{ "[Hardware Error]: rust synthetic test event {} (not a hardware error)\n", 32,
+	  "[Hardware Error]: rust synthetic test event 7 (not a hardware error)" },
+	{ "rust dev_info on a faux device: {}\n", 37, ": rust dev_info on a faux device: 4" },
+	{ "rust dev_err on a faux device: {:#x}\n", 38, ": rust dev_err on a faux device: 0x2a" },
+};
+
+/*
+ * A Rust kernel with lib/test_msgid_rust.rs built in: each of its records
+ * carries the identifier of its own format string literal (not one shared
+ * by every Rust message, the format of Rust's printing macros), distinct
+ * literals have distinct identifiers, and the live index lists each
+ * literal at its file:line with that identifier.
+ */
+static void test_rust(const struct records *boot)
+{
+	size_t i, j, len;
+	bool ok = true;
+	char *idx = read_chunked(INDEX "vmlinux", 1 << 16, &len);
+
+	if (!idx || !strstr(idx, "lib/test_msgid_rust.rs:")) {
+		ksft_test_result_skip("rust: Rust call sites (no lib/test_msgid_rust.rs in %s)\n",
+				      "this kernel");
+		free(idx);
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(rust_msgs); i++) {
+		uint32_t want = msgid_of(rust_msgs[i].lit);
+		char where[64], id[24];
+		const struct record *r[4];
+		const char *line;
+		size_t n = 0;
+
+		for (j = 0; j < i; j++)
+			if (msgid_of(rust_msgs[j].lit) == want)
+				ok = false;
+		snprintf(where, sizeof(where), "lib/test_msgid_rust.rs:%d ", rust_msgs[i].line);
+		snprintf(id, sizeof(id), " msgid=%08x\n", want);
+		/*
+		 * file!() as rustc was given it: relative to the source tree
+		 * where rustc takes --remap-path-scope, else behind "../" or
+		 * the source tree's path.
+		 */
+		for (line = strstr(idx, where); line && line[-1] != ' ' && line[-1] != '/';
+		     line = strstr(line + 1, where))
+			;
+		if (!line || !strstr(line, id) || strchr(line + 1, '<') < strstr(line, id)) {
+			ksft_print_msg("rust: no index entry%sfor %08x\n", where, want);
+			ok = false;
+		}
+		if (rust_msgs[i].match) {
+			n = find(boot, rust_msgs[i].match, r, ARRAY_SIZE(r));
+			if (n != 1 || !r[0]->has_id || r[0]->id != want) {
+				ksft_print_msg("rust: %zu records \"%s\", %s (%08x): %s\n", n,
+					       rust_msgs[i].match, "expected one with", want,
+					       n ? r[0]->text : "");
+				ok = false;
+			}
+		}
+		ksft_print_msg("rust: \"%.*s\" (%08x): %zu record(s), %sin the index at %s\n",
+			       (int)strcspn(rust_msgs[i].lit, "\n"), rust_msgs[i].lit, want, n,
+			       line ? "" : "NOT ", where);
+	}
+	free(idx);
+	ksft_test_result(ok, "rust: %zu Rust call sites, %s\n", ARRAY_SIZE(rust_msgs),
+			 "each record with its literal's id, indexed");
+}
+
+/*
  * A boot with an e1000 NIC, brought up, and an ext4 disk on virtio-blk,
  * mounted, before this test runs, says so with MSGID_TEST_HW=1. Their
  * drivers print through the indexed wrappers: each message has the
@@ -2215,7 +2297,7 @@ int main(void)
 	if (!was_on && param_set(1))
 		ksft_exit_fail_msg("cannot switch " PARAM " on\n");
 
-	ksft_set_plan(ARRAY_SIZE(msg_cases) + 13);
+	ksft_set_plan(ARRAY_SIZE(msg_cases) + 14);
 	test_counts(&boot, &st0, &st1);
 	test_msg_cases();
 	test_classes();
@@ -2230,6 +2312,7 @@ int main(void)
 	test_index_wrappers(&ix, ix_ok);
 	test_hw(&boot, &ix, ix_ok);
 	test_drm_device(&boot, &ix, ix_ok);
+	test_rust(&boot);
 	index_ids_free(&ix);
 	test_stress();
 	test_boot(&boot);
