@@ -21,7 +21,7 @@ RT := $(H)/configs/rt.config
 J = $(H)/jobs.sh run $@
 
 .PHONY: help deps base tree refresh kernel kernel-off kernel-smp kernel-rt check-rt kernel-arm64 kunit kunit-um \
-	rust-root kernel-rust \
+	rust-root kernel-rust check-rust \
 	kunit-i386 vectors pytest selftest check-debug check-smp demo series series-check series-check-small \
 	docs docs-html bench bench-icount bench-db fuzz pipeline pipeline-syslog-ng \
 	distro-check stability db-releases check check-jobs check-start clean \
@@ -39,6 +39,7 @@ help:
 	@echo "make rust-root   a Debian 13 build root with rustc, bindgen, clang (out/rust-root; not on the host)"
 	@echo "make kernel-rust a lean x86_64 kernel with CONFIG_RUST=y and the Rust print sample,"
 	@echo "                 LLVM=1, built in out/rust-root (out/build/rust)"
+	@echo "make check-rust  the kselftest and the Rust KUnit suite on it: Rust messages' identifiers"
 	@echo "make kunit       KUnit suite on UML and on i386 (QEMU)"
 	@echo "make selftest    kselftest msgid in QEMU, boot log to out/boot/boot.log"
 	@echo "make check-debug KUnit and the kselftest on the same kernel with an e1000 NIC and an ext4 disk"
@@ -94,7 +95,11 @@ rust-root: deps
 	$(J) $(H)/rust-root.sh
 
 kernel-rust: tree rust-root
-	$(J) $(H)/build-rust.sh rust $(X86) $(DISTRO) $(H)/configs/rust.config
+	$(J) $(H)/build-rust.sh rust $(X86) $(DISTRO) $(H)/configs/rust.config $(H)/configs/rust-msgid.config
+
+# The kselftest, with its rust case, and the Rust KUnit suite on it.
+check-rust: kernel-rust
+	$(J) $(H)/check-rust.sh
 
 kunit: kunit-um kunit-i386
 
@@ -111,7 +116,7 @@ pytest:
 	$(J) $(H)/pytest.sh
 
 selftest: kernel
-	$(J) $(H)/selftest.sh
+	SELFTEST_ALL_WRAPPERS=1 $(J) $(H)/selftest.sh
 
 check-debug: kernel
 	$(J) $(H)/selftest-hw.sh

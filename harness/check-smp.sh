@@ -39,7 +39,7 @@ say "booting the KCSAN kernel on 4 vCPUs, one host thread each, and running the 
 # The reload case needs test_msgid as a module, and this boot has no
 # devices for the hw case: both skip.
 SELFTEST_KERNEL=$name SELFTEST_WORK=$work SELFTEST_BOOT_LOG=$work/boot.log \
-	SELFTEST_OVERLAY=$overlay SELFTEST_SKIP='hw|reload|drm|drm device' TCG_THREAD=multi \
+	SELFTEST_OVERLAY=$overlay SELFTEST_SKIP='hw|reload|drm|drm device|rust' TCG_THREAD=multi \
 	SELFTEST_CMDLINE="log_buf_len=32M rcupdate.rcu_cpu_stall_timeout=120 $kcsan" \
 	"$H/selftest.sh"
 

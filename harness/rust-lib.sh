@@ -14,9 +14,11 @@ RUST_SUITE=trixie
 # libclang. gcc and libc6-dev: the C library and crt files the host
 # programs link against (HOSTCC is clang too with LLVM=1). ccache: the
 # root's own, its cache in the root (/root/.cache/ccache), for the C
-# files of a rebuild (rustc has none).
+# files of a rebuild (rustc has none). xz-utils: the bzImage is
+# compressed with xz (CONFIG_KERNEL_XZ in x86_64.config). rsync: the
+# kselftest install (make check-rust).
 RUST_PKGS="rustc rust-src bindgen clang lld llvm libclang-dev
-	make bc bison flex libelf-dev libssl-dev python3 cpio kmod gcc libc6-dev ccache"
+	make bc bison flex libelf-dev libssl-dev python3 cpio kmod xz-utils rsync gcc libc6-dev ccache"
 # The stamp names the suite and the package set: a root made for another
 # set, or by a run that did not finish, has no matching stamp and is made
 # again.

@@ -50,9 +50,9 @@ install -m 755 "$H/selftest-run.sh" "$overlay/selftest-run.sh"
 say "booting the test kernel with devices and running KUnit and the kselftest (about 2 minutes: KASAN and lockdep under TCG)"
 # A log buffer that holds the whole run, stress included, for the guest's
 # scan. selftest.sh gives a KASAN kernel its memory and RCU stall timeout.
-SELFTEST_KERNEL=$name SELFTEST_WORK=$work SELFTEST_BOOT_LOG=$work/boot.log \
+SELFTEST_KERNEL=$name SELFTEST_WORK=$work SELFTEST_BOOT_LOG=$work/boot.log SELFTEST_ALL_WRAPPERS=1 \
 	SELFTEST_OVERLAY=$overlay SELFTEST_KUNIT=1 \
-	SELFTEST_CMDLINE="log_buf_len=32M" SELFTEST_SKIP= \
+	SELFTEST_CMDLINE="log_buf_len=32M" SELFTEST_SKIP=rust \
 	QEMU_EXTRA="-drive file=$img,format=raw,if=virtio -nic user,model=e1000" \
 	"$H/selftest.sh"
 

@@ -137,7 +137,7 @@ review() {
 	[ $bad = 0 ] || die "checkpatch found problems (see above)"
 
 	say "kernel-doc on our C files"
-	docs=$(cd "$am" && scripts/kernel-doc -none -Wall include/linux/printk_msgid.h kernel/printk/msgid.c 2>&1 || true)
+	docs=$(cd "$am" && scripts/kernel-doc -none -Wall include/linux/printk_msgid.h kernel/printk/msgid.c include/linux/sprintf.h 2>&1 || true)
 	[ -z "$docs" ] || { echo "$docs" >&2; die "kernel-doc warnings"; }
 }
 
