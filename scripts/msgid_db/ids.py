@@ -9,9 +9,10 @@ canonicalisation (Documentation/admin-guide/msgid.rst, steps 1-3):
     any pr_fmt()/dev_fmt() prefix compiled into it; for wrappers passing the
     caller's format through %pV (dev_printk, netdev_printk, ...) it is the
     format inside the %pV: the kernel follows the first %pV of each format
-    as far as vsnprintf() does (vsnprintf_trace(); no depth limit).  The
-    tools start from that format, which the printk index and the sources
-    name;
+    as far as vsnprintf() does (vsnprintf_trace(); no depth limit); for
+    Rust's pr_*!() and dev_*!() it is their format string literal, as
+    written ("{} apples\n").  The tools start from that format, which the
+    printk index and the sources name;
  2. all leading KERN_SOH pairs (0x01 followed by '0'..'7' or 'c') are
     dropped, then one trailing newline, if any;
  3. the ID is zlib.crc32() (CRC-32/ISO-HDLC) of the remaining bytes,
@@ -138,15 +139,43 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8", "backslashreplace")
 
 
+#: The top-level directories of the kernel tree.
+TOP_DIRS = frozenset((
+    "arch", "block", "certs", "crypto", "drivers", "fs", "include", "init",
+    "io_uring", "ipc", "kernel", "lib", "mm", "net", "rust", "samples",
+    "scripts", "security", "sound", "tools", "usr", "virt"))
+
+
+def rust_path(name: str) -> str:
+    """Return the file!() of a Rust call site as a path in the tree.
+
+    rustc does not remap it as C's __FILE__ is: it is "../lib/x.rs" when
+    the object directory is inside the tree, absolute with O=/elsewhere.
+    Leading "../" go; a name that is still not in the tree starts at the
+    last run of top-level directories in it
+    ("/usr/src/linux/rust/kernel/print.rs": "rust/kernel/print.rs").
+    """
+    parts = posixpath.normpath(name).split("/")
+    while len(parts) > 1 and parts[0] == "..":
+        del parts[0]
+    if parts[0] in TOP_DIRS:
+        return "/".join(parts)
+    starts = [i for i in range(1, len(parts) - 1)
+              if parts[i] in TOP_DIRS and parts[i - 1] not in TOP_DIRS]
+    return "/".join(parts[starts[-1]:]) if starts else name
+
+
 def tree_path(name: str) -> str:
     """Return file name @name as a path in the kernel tree.
 
     A header included with a relative path has __FILE__ values such as
     "drivers/pnp/pnpacpi/../base.h"; that is "drivers/pnp/base.h"
     ("./init/main.c" is "init/main.c").
-    Absolute names and names above the tree ("../init/main.c") are left
-    as they are.
+    Absolute C names and names above the tree ("../init/main.c") are left
+    as they are; Rust's are made relative to the tree (rust_path()).
     """
+    if name.endswith(".rs"):
+        name = rust_path(name)
     if name.startswith(("/", "../")) or ("/../" not in name and
                                           "/./" not in name and
                                           not name.startswith("./")):

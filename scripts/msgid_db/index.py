@@ -33,6 +33,9 @@ SUBSYS_PREFIXES: tuple[bytes, ...] = (
     b"%s %s %s%s: ",  # netdev_printk(), include/net/net_debug.h.patch
     b"%s %s: ",
 )
+#: The module name Rust's pr_*!() print before their literal: a prefix
+#: only in a .rs file's entry (a C format may well start with it).
+RUST_PREFIX = b"%s: "
 
 #: Longer lines are malformed: the kernel's longest formats, escaped,
 #: are a few kilobytes (and the parse stays linear in the input).
@@ -95,9 +98,12 @@ def parse_line(line: bytes, module: str) -> Optional[CallSite]:
         raise ValueError("line number out of range")
     prefix, fmt = split_prefix(unescape(m.group("fmt")))
     known = m.group("id")
+    file = m.group("file").decode("utf-8", "replace")
+    if not (prefix or known) and file.endswith(".rs") and \
+            fmt.startswith(RUST_PREFIX):
+        prefix, fmt = RUST_PREFIX, fmt[len(RUST_PREFIX):]
     return CallSite.from_format(
-        fmt, file=m.group("file").decode("utf-8", "replace"),
-        line=line_no,
+        fmt, file=file, line=line_no,
         function=m.group("func").decode("utf-8", "replace"), module=module,
         level=m.group("level").decode(),
         origin="index-kernel" if known else "index-computed",

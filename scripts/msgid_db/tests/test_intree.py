@@ -192,6 +192,28 @@ class InTreeTest(unittest.TestCase):
         self.assertIn(b"the full msgid-db package reads modules too",
                       proc.stderr)
 
+    def test_rust_call_sites(self) -> None:
+        """Rust's index entries: their literal's ID, their file in the
+        tree (rustc's file!() is not remapped as C's __FILE__ is)."""
+        vmlinux = os.path.join(self.root, "vmlinux-rust")
+        with open(vmlinux, "wb") as f:
+            f.write(eb.build_exec([
+                eb.Entry(b"rust pr_info: {} apples\n", b"test_msgid_rust",
+                         b"../lib/test_msgid_rust.rs", 28, b"\x016%s: %pAl",
+                         b"%s: "),
+                eb.Entry(b"rust dev_err on a faux device: {:#x}\n",
+                         b"test_msgid_rust", b"/usr/src/linux/lib/"
+                         b"test_msgid_rust.rs", 38, b"\x013", b"%s %s: ")]))
+        db = os.path.join(self.root, "rust.db")
+        proc = self.run_intree("--db", db, "build", "--vmlinux", vmlinux)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        proc = self.run_intree("--db", db, "lookup", "bbbdacf3", "ce143efc")
+        self.assertEqual(proc.stdout.decode(), (
+            'bbbdacf3 lib/test_msgid_rust.rs:28 test_msgid_rust <6> "rust '
+            'pr_info: {} apples\\n" (vmlinux) origin=elf\n'
+            'ce143efc lib/test_msgid_rust.rs:38 test_msgid_rust <3> "rust '
+            'dev_err on a faux device: {:#x}\\n" (vmlinux) origin=elf\n'))
+
     def test_annotate(self) -> None:
         """Lines with printed IDs, as the full package annotates them."""
         self.build()

@@ -1,0 +1,221 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Rust call sites: pr_*!() and dev_*!() (rust/kernel/print.rs, device.rs).
+
+A Rust message is identified by its format string literal, as C's by its
+format; its printk index entry names file!() as rustc was given it
+("../lib/x.rs" in an object directory inside the tree, absolute with
+O=/elsewhere), which the tools name as in the tree.  The expected IDs are
+those the kernel printed (out/selftest-rust/boot.log) and its KUnit suite
+printk_msgid_rust holds, written out here, not computed.
+"""
+
+import os
+import tempfile
+import unittest
+
+from msgid_db import cli, database, ids, index
+from msgid_db.tests import clirun
+from msgid_db.tests import elf_builder as eb
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
+
+#: lib/test_msgid_rust.rs: literal -> the ID its records carry.
+LITERALS = {
+    b"rust pr_info: {} apples\n": "bbbdacf3",
+    b"rust pr_warn: {:?}\n": "f86d5972",
+    b"rust line starts: {}": "342a7425",
+    b" and continues: {}\n": "ee1a98e4",
+    b"[Hardware Error]: rust synthetic test event {} (not a hardware "
+    b"error)\n": "cc367dc7",
+    b"rust dev_info on a faux device: {}\n": "f56e24c7",
+    b"rust dev_err on a faux device: {:#x}\n": "ce143efc",
+}
+#: msgid.rst's example.
+PROBE = (b"probe failed: {:?}\n", "5902c155")
+
+#: The printk index entries of lib/test_msgid_rust.rs as rust/kernel/
+#: print.rs and device.rs make them: (literal, file!(), line, level, prefix).
+RUST_LEVEL = b"\x016%s: %pAl"
+ENTRIES = [
+    eb.Entry(b"rust pr_info: {} apples\n", b"test_msgid_rust",
+             b"../lib/test_msgid_rust.rs", 28, RUST_LEVEL, b"%s: "),
+    eb.Entry(b"rust pr_warn: {:?}\n", b"test_msgid_rust",
+             b"../lib/test_msgid_rust.rs", 29, b"\x014%s: %pAl", b"%s: "),
+    eb.Entry(b" and continues: {}\n", b"test_msgid_rust",
+             b"../lib/test_msgid_rust.rs", 31, b"\x01c%pAl", None),
+    eb.Entry(b"[Hardware Error]: rust synthetic test event {} (not a "
+             b"hardware error)\n", b"test_msgid_rust",
+             b"/home/u/src/linux/lib/test_msgid_rust.rs", 32,
+             b"\x013%s: %pAl", b"%s: "),
+    eb.Entry(b"rust dev_err on a faux device: {:#x}\n", b"test_msgid_rust",
+             b"/usr/src/linux-7.3/lib/test_msgid_rust.rs", 38, b"\x013",
+             b"%s %s: "),
+    eb.Entry(PROBE[0], b"kernel::auxiliary",
+             b"/srv/kernel/linux/rust/kernel/auxiliary.rs", 278,
+             b"\x014", b"%s %s: "),
+    # C: as before, however odd.
+    eb.Entry(b"\x016hello %d\n", b"hi", b"../init/main.c", 42),
+]
+
+
+class RustPathTest(unittest.TestCase):
+    """file!() of a Rust call site, named as in the tree."""
+
+    def test_above_the_tree(self) -> None:
+        for name, want in (
+                ("../lib/test_msgid_rust.rs", "lib/test_msgid_rust.rs"),
+                ("../../samples/rust/rust_print_main.rs",
+                 "samples/rust/rust_print_main.rs"),
+                ("./rust/kernel/print.rs", "rust/kernel/print.rs"),
+                ("../linux/drivers/android/binder/rust_binder_main.rs",
+                 "drivers/android/binder/rust_binder_main.rs")):
+            self.assertEqual(ids.tree_path(name), want, name)
+
+    def test_absolute(self) -> None:
+        """The tree starts at the last run of top-level directories: not
+        at /usr of /usr/src, nor at kernel/ of rust/kernel/."""
+        for name, want in (
+                ("/usr/src/linux/rust/kernel/print.rs",
+                 "rust/kernel/print.rs"),
+                ("/home/kernel/linux/rust/kernel/net/phy.rs",
+                 "rust/kernel/net/phy.rs"),
+                ("/build/lib/linux/drivers/net/phy/ax88796b_rust.rs",
+                 "drivers/net/phy/ax88796b_rust.rs"),
+                ("/x/linux/samples/rust/../rust/rust_minimal.rs",
+                 "samples/rust/rust_minimal.rs"),
+                ("/home/u/linux/mm/x.rs", "mm/x.rs")):
+            self.assertEqual(ids.tree_path(name), want, name)
+
+    def test_the_kernels_rust_files(self) -> None:
+        """Every .rs file of a kernel tree, wherever the tree is."""
+        tree = os.path.join(ROOT, "out", "linux")
+        if not os.path.isdir(os.path.join(tree, "rust")):
+            self.skipTest("no kernel tree at out/linux")
+        names = []
+        for top in sorted(ids.TOP_DIRS):
+            for path, dirs, files in os.walk(os.path.join(tree, top)):
+                dirs.sort()
+                names += [os.path.relpath(os.path.join(path, f), tree)
+                          for f in files if f.endswith(".rs")]
+        self.assertGreater(len(names), 100)
+        for rel in names:
+            for where in ("", "../", "../../", "/usr/src/linux-7.3/",
+                          "/home/u/kernel/linux/", "/lib/modules/7.3/build/"):
+                self.assertEqual(ids.tree_path(where + rel), rel, where + rel)
+
+    def test_as_they_are(self) -> None:
+        """Already in the tree, not in a tree, or C."""
+        for name in ("rust/kernel/print.rs", "x.rs", "../x.rs", "/abs/x.rs",
+                     "?", "../init/main.c", "/usr/src/linux/init/main.c",
+                     "/home/u/linux/drivers/x.c", "kernel/printk/printk.c"):
+            self.assertEqual(ids.tree_path(name), name, name)
+
+
+class RustIdTest(unittest.TestCase):
+    """The ID of a literal, as the kernel prints it."""
+
+    def test_literals(self) -> None:
+        for literal, want in list(LITERALS.items()) + [PROBE]:
+            self.assertEqual(ids.msgid(literal), want, literal)
+            site = ids.CallSite.from_format(
+                literal, file="../lib/test_msgid_rust.rs", line=1,
+                function="test_msgid_rust", module="vmlinux", origin="elf",
+                level="6", subsys="%s: ")
+            self.assertEqual((site.id, site.file, site.format),
+                             (want, "lib/test_msgid_rust.rs",
+                              literal.decode()), literal)
+
+    def test_class(self) -> None:
+        site = ids.CallSite.from_format(
+            ENTRIES[3].fmt, file="a.rs", line=1, function="m",
+            module="vmlinux", origin="elf")
+        self.assertEqual(site.msg_class, "hardware")
+
+    def test_one_newline(self) -> None:
+        self.assertEqual(ids.msgid(b"rust pr_warn: {:?}\n"),
+                         ids.msgid(b"rust pr_warn: {:?}"))
+        self.assertNotEqual(ids.msgid(b"rust pr_warn: {:?}\n\n"),
+                            LITERALS[b"rust pr_warn: {:?}\n"])
+
+
+class RustIndexTest(unittest.TestCase):
+    """Rust entries of the live index (<debugfs>/printk/index/)."""
+
+    LINES = [
+        b'<6> ../lib/test_msgid_rust.rs:28 test_msgid_rust "%s: rust '
+        b'pr_info: {} apples\\n" msgid=bbbdacf3',
+        b'<6> ../lib/test_msgid_rust.rs:28 test_msgid_rust "%s: rust '
+        b'pr_info: {} apples\\n"',
+        b'<6> /o/linux/lib/test_msgid_rust.rs:37 test_msgid_rust "%s %s: '
+        b'rust dev_info on a faux device: {}\\n"',
+        b'<c> lib/test_msgid_rust.rs:31 test_msgid_rust " and continues: '
+        b'{}\\n" msgid=ee1a98e4',
+        b'<c> lib/test_msgid_rust.rs:31 test_msgid_rust " and continues: '
+        b'{}\\n"',
+    ]
+
+    def test_lines(self) -> None:
+        want = [("bbbdacf3", 28, "%s: ", "6"), ("bbbdacf3", 28, "%s: ", "6"),
+                ("f56e24c7", 37, "%s %s: ", "6"), ("ee1a98e4", 31, "", "c"),
+                ("ee1a98e4", 31, "", "c")]
+        for line, (msgid, no, subsys, level) in zip(self.LINES, want):
+            site = index.parse_line(line, "vmlinux")
+            assert site is not None
+            self.assertEqual((site.id, site.file, site.line, site.subsys,
+                              site.level),
+                             (msgid, "lib/test_msgid_rust.rs", no, subsys,
+                              level), line)
+            self.assertNotIn("%s", site.canonical)
+
+    def test_c_keeps_its_s(self) -> None:
+        """A C format starting with "%s: " is the caller's own."""
+        site = index.parse_line(b'<6> lib/x.c:1 f "%s: apples\\n"', "m")
+        assert site is not None
+        self.assertEqual((site.canonical, site.subsys), ("%s: apples", ""))
+
+
+class RustElfTest(unittest.TestCase):
+    """Rust entries of a vmlinux's .printk_index."""
+
+    def setUp(self) -> None:
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.vmlinux = os.path.join(tmp.name, "vmlinux")
+        with open(self.vmlinux, "wb") as f:
+            f.write(eb.build_exec(ENTRIES))
+        self.db = os.path.join(tmp.name, "msgid.db")
+        status, _, err = clirun.run(["--db", self.db, "build", "--vmlinux",
+                                     self.vmlinux])
+        self.assertEqual(status, 0, err)
+
+    def test_sites(self) -> None:
+        db = database.Database(self.db)
+        self.addCleanup(db.close)
+        got = sorted((s.id, s.file, s.line, s.function, s.level, s.msg_class)
+                     for s in db.all_sites())
+        self.assertEqual(got, sorted([
+            ("bbbdacf3", "lib/test_msgid_rust.rs", 28, "test_msgid_rust",
+             "6", "none"),
+            ("f86d5972", "lib/test_msgid_rust.rs", 29, "test_msgid_rust",
+             "4", "none"),
+            ("ee1a98e4", "lib/test_msgid_rust.rs", 31, "test_msgid_rust",
+             "c", "none"),
+            ("cc367dc7", "lib/test_msgid_rust.rs", 32, "test_msgid_rust",
+             "3", "hardware"),
+            ("ce143efc", "lib/test_msgid_rust.rs", 38, "test_msgid_rust",
+             "3", "none"),
+            (PROBE[1], "rust/kernel/auxiliary.rs", 278, "kernel::auxiliary",
+             "4", "none"),
+            (ids.msgid(b"hello %d"), "../init/main.c", 42, "hi", "6",
+             "none")]))
+
+    def test_lookup(self) -> None:
+        status, out, _ = clirun.run(["--db", self.db, "lookup", "ce143efc"])
+        self.assertEqual((status, out), (0, (
+            'lib/test_msgid_rust.rs:38 test_msgid_rust <3> "rust dev_err on '
+            'a faux device: {:#x}\\n" (vmlinux) origin=elf\n')))
+
+
+if __name__ == "__main__":
+    unittest.main()
