@@ -229,9 +229,9 @@ check-debug: kunit-i386 selftest
 # patch, beside the single-threaded boots and pytest.
 check-rt: series-check
 distro-check: tree
-# The backport's git am (single-threaded unpacking and git) after the
-# i386 KUnit kernel, beside the builds.
-lts-am: kunit-i386
+# The backport's tree and git am (single-threaded unpacking and git)
+# after the i386 KUnit kernel, beside the builds, not before make kernel.
+tree-lts: kunit-i386
 endif
 
 check: check-start
