@@ -688,7 +688,7 @@ def extend(parsers: dict[str, argparse.ArgumentParser],
                    help="the same for every *.ko, *.ko.gz, *.ko.xz and "
                    "*.ko.zst below DIR")
     p.add_argument("--source", metavar="DIR", action=Once,
-                   help="scan C sources below DIR (approximate)")
+                   help="scan C (approximate) and Rust sources below DIR")
     p.add_argument("-j", "--jobs", metavar="N", type=_positive,
                    help="processes that scan --source (default: one per "
                    "CPU)")

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Best-effort scan of C sources for printk call sites.
+"""Best-effort scan of C sources for printk call sites (and of Rust
+sources: source_rs.py).
 
 Finds printk()/pr_*()/dev_*()/pci_*()/netdev_*() calls whose format is a
 concatenation of string literals and known string macros (KERN_*, HW_ERR,
@@ -21,6 +22,7 @@ import os
 import re
 from typing import Iterable, Iterator, Optional
 
+from msgid_db import source_rs
 from msgid_db.ids import CallSite, level_of
 
 KERN_SOH = b"\x01"
@@ -638,20 +640,23 @@ def _level_name(level: bytes) -> str:
 
 
 def scan_file(path: str, relpath: Optional[str] = None) -> list[CallSite]:
-    """Return the call sites found in one C file."""
+    """Return the call sites found in one C or Rust (.rs) file."""
+    if path.endswith(".rs"):
+        return source_rs.scan_file(path, relpath)
     return _FileScanner(path, relpath or path).scan()
 
 
 def scan_tree(root: str, jobs: Optional[int] = None) -> Iterator[CallSite]:
-    """Yield the call sites of every *.c file below @root, and of the
-    local headers they include, once each, in the order of a sorted walk.
+    """Yield the call sites of every *.c and *.rs file below @root, and
+    of the local headers the C files include, once each, in the order of
+    a sorted walk.
     The files are scanned by @jobs processes (default: one per CPU); the
     result does not depend on how many."""
     files = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in sorted(filenames):
-            if name.endswith(".c"):
+            if name.endswith((".c", ".rs")):
                 path = os.path.join(dirpath, name)
                 files.append((path, os.path.relpath(path, root)))
     seen: set[tuple[str, int, str]] = set()  # header sites

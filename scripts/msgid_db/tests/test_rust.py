@@ -12,8 +12,9 @@ printk_msgid_rust holds, written out here, not computed.
 import os
 import tempfile
 import unittest
+import zlib
 
-from msgid_db import cli, database, ids, index
+from msgid_db import database, ids, index, source, source_rs
 from msgid_db.tests import clirun
 from msgid_db.tests import elf_builder as eb
 
@@ -215,6 +216,136 @@ class RustElfTest(unittest.TestCase):
         self.assertEqual((status, out), (0, (
             'lib/test_msgid_rust.rs:38 test_msgid_rust <3> "rust dev_err on '
             'a faux device: {:#x}\\n" (vmlinux) origin=elf\n')))
+
+
+def crc(literal: bytes) -> str:
+    """The ID of @literal, computed here with zlib alone."""
+    return "%08x" % zlib.crc32(literal[:-1] if literal.endswith(b"\n")
+                               else literal)
+
+
+#: A Rust file: what rustc reads each literal as is spelled out.
+SOURCE = rb"""// SPDX-License-Identifier: GPL-2.0
+//! pr_info!("not in a doc comment\n");
+use kernel::prelude::*;
+
+/* a /* nested */ comment: pr_err!("not here\n"); */
+fn probe(dev: &Device, e: Error) -> Result {
+    pr_info!("probe failed: {:?}\n", e);
+    kernel::pr_warn!(
+        "two lines: {} {}\n",
+        1, 2
+    );
+    dev_err!(dev.as_ref(), "dev {:#x}\n", 0x2a);
+    dev_info!(foo(a, [b, c], |x| x.bar('"')), "after a busy device\n");
+    dev_dbg![dev, r"raw \n {}", 1];
+    pr_notice!{r#"hashes "quoted" {}"#, 3}
+    pr_crit!("esc \" \\ \t \x41 \u{e9} \u{1F600} \0 tail\n");
+    pr_cont!("cont {}\n", 4);
+    pr_info_once!("once\n");
+    let s = "pr_info!(\"in a string\n\")";
+    pr_emerg!("continued \
+               line\n");
+    pr_alert!("CAFE {}\n", 5);
+    fn inner<'a>(x: &'a str) {
+        pr_debug!("inner {}\n", x);
+    }
+    Ok(())
+}
+
+fn not_literals() {
+    pr_info!("\xc3 is no char\n");
+    pr_info!(concat!("a", "b"));
+    pr_info!(FORMAT, 1);
+    pr_err!("a" , 1);
+    dev_info!(dev);
+    pr_info!(b"bytes {}\n", 1);
+    pr_info!("{}" .to_string());
+}
+
+macro_rules! my_assert {
+    ($cond:expr, $($arg:tt)+) => {
+        if !($cond) {
+            pr_err!($($arg)*);
+        }
+    }
+}
+
+fn uses_it(n: usize) {
+    my_assert!(n < 4, "n must be < 4, was {}", n);
+}
+""".replace(b"CAFE", "caf\u00e9".encode())
+#: (line, function, level, prefix, the literal as rustc reads it)
+WANT = [
+    (7, "probe", "6", "%s: ", b"probe failed: {:?}\n"),
+    (8, "probe", "4", "%s: ", b"two lines: {} {}\n"),
+    (12, "probe", "3", "%s %s: ", b"dev {:#x}\n"),
+    (13, "probe", "6", "%s %s: ", b"after a busy device\n"),
+    (14, "probe", "7", "%s %s: ", b"raw \\n {}"),
+    (15, "probe", "5", "%s: ", b'hashes "quoted" {}'),
+    (16, "probe", "2", "%s: ", b'esc " \\ \t A \xc3\xa9 \xf0\x9f\x98\x80 '),
+    (17, "probe", "c", "", b"cont {}\n"),
+    (18, "probe", "6", "%s: ", b"once\n"),
+    (20, "probe", "0", "%s: ", b"continued line\n"),
+    (22, "probe", "1", "%s: ", b"caf\xc3\xa9 {}\n"),
+    (24, "inner", "7", "%s: ", b"inner {}\n"),
+    (33, "not_literals", "3", "%s: ", b"a"),
+    (48, "uses_it", "3", "%s: ", b"n must be < 4, was {}"),
+]
+
+
+class RustSourceTest(unittest.TestCase):
+    """--source: pr_*!() and dev_*!() literals in .rs files."""
+
+    def test_call_sites(self) -> None:
+        sites = source_rs.scan_text(SOURCE, "drivers/x/y.rs")
+        got = [(s.line, s.function, s.level, s.subsys, s.format.encode())
+               for s in sites]
+        self.assertEqual(got, [w[:4] + (w[4],) for w in WANT])
+        for s, w in zip(sites, WANT):
+            self.assertEqual((s.id, s.file, s.origin),
+                             (crc(w[4]), "drivers/x/y.rs", "source"), w)
+
+    def test_escapes(self) -> None:
+        for body, want in ((rb"a\nb", b"a\nb"), (rb"\u{1_F6_00}", "\U0001f600".encode()),
+                           (rb"\x7f", b"\x7f"), (rb"x\
+  \n  y", b"x\n  y")):
+            self.assertEqual(source_rs.unescape(body), want, body)
+        for bad in (rb"\x80", rb"\q", rb"\u{d800}", rb"\u{110000}", b"\\"):
+            self.assertIsNone(source_rs.unescape(bad), bad)
+
+    def test_crlf_and_nul(self) -> None:
+        """A CRLF file reads as LF; the kernel reads a literal up to its
+        first NUL."""
+        text = SOURCE.replace(b"\n", b"\r\n")
+        self.assertEqual([s.id for s in source_rs.scan_text(text, "a.rs")],
+                         [crc(w[4]) for w in WANT])
+        site, = source_rs.scan_text(b'fn f() { pr_info!("a\\0b\\n"); }',
+                                    "a.rs")
+        self.assertEqual(site.id, crc(b"a"))
+
+    def test_unterminated(self) -> None:
+        """Cut anywhere, the file is scanned, in linear time."""
+        for cut in range(0, len(SOURCE), 7):
+            source_rs.scan_text(SOURCE[:cut], "a.rs")
+        for text in (b'pr_info!("' * 20000, b"/*" * 50000, b"r#\"" * 30000,
+                     b"dev_info!(" * 20000 + b'"x"', b"'" * 100000,
+                     b"fn f(" * 20000):
+            source_rs.scan_text(text, "a.rs")
+
+    def test_scan_tree(self) -> None:
+        """source.scan_tree() takes .rs files too."""
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "samples", "rust"))
+            with open(os.path.join(tmp, "samples", "rust", "s.rs"),
+                      "wb") as f:
+                f.write(SOURCE)
+            with open(os.path.join(tmp, "samples", "c.c"), "wb") as f:
+                f.write(b'void f(void) { pr_info("c %d\\n", 1); }\n')
+            sites = list(source.scan_tree(tmp, jobs=1))
+        self.assertEqual(sorted({s.file for s in sites}),
+                         ["samples/c.c", "samples/rust/s.rs"])
+        self.assertEqual(len(sites), len(WANT) + 1)
 
 
 if __name__ == "__main__":
