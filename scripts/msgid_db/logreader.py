@@ -108,12 +108,15 @@ ID_RE = re.compile(rb"\((?P<id>[0-9a-f]{8})\):\ ", re.VERBOSE)
 EMBEDDED_ID_RE = re.compile(rb"(?<=[\s\];:>])\((?P<id>[0-9a-f]{8})\):\ ",
                             re.VERBOSE)
 #: A program's record, where the form shows no facility: "name[pid]: ",
-#: or a tag of Android's init and its libraries.
+#: a tag of Android's init and its libraries, or of the initramfs tools
+#: that write to /dev/kmsg without a pid (dracut's "dracut: ", NixOS's
+#: "stage-1-init: " and "stage-2-init: ").
 USER_TEXT_RE = re.compile(
     rb"(?P<tag>[\w.@()/+-]{1,64}\[\d{1,10}\]"
     rb"|init|libprocessgroup|ueventd|logd|lmkd|apexd|vold"
     rb"|servicemanager|hwservicemanager|vndservicemanager"
-    rb"|first_stage_init|linkerconfig):\ ", re.VERBOSE)
+    rb"|first_stage_init|linkerconfig"
+    rb"|dracut|stage-[12]-init):\ ", re.VERBOSE)
 
 
 class Record:
