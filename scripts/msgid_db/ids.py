@@ -185,9 +185,11 @@ def tree_path(name: str) -> str:
 
 
 def _suffix_with_id(canon: bytes, msgid: str) -> Optional[bytes]:
-    """The longest proper suffix of @canon whose ID is @msgid, if any."""
+    """The longest proper suffix of @canon whose ID is @msgid, if any:
+    the empty one too (a wrapper's prefix before a caller's format that
+    is a newline alone, ID 00000000)."""
     want = int(msgid, 16)
-    for i in range(1, len(canon)):
+    for i in range(1, len(canon) + 1):
         if zlib.crc32(canon[i:]) == want:
             return canon[i:]
     return None

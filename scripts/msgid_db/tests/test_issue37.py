@@ -82,6 +82,27 @@ class CanonicalTest(Fixture):
         self.assertTrue(out.startswith(crc(PROBE) + "~ "), out)
 
 
+    def test_prefix_before_an_empty_format(self) -> None:
+        """drm_dbg(dev, "\\n") is indexed as "[drm:%ps] \\n" with the
+        kernel's ID of "\\n", 00000000: its canonical form is "", as the
+        other "\\n" rows' (the demo database's last false collision)."""
+        _, db = clirun.index_db(self, (
+            b'<7> drivers/gpu/drm/drm_drv.c:428 drm_put_dev '
+            b'"[drm:%ps] \\n" msgid=00000000\n'
+            b'<6> drivers/net/wireless/realtek/rtlwifi/core.c:1417 '
+            b'rtl_op_sw_scan_start "rtlwifi: \\n" msgid=00000000\n'
+            b'<c> arch/x86/kernel/apic/vector.c:1195 print_APIC_field '
+            b'"\\n" msgid=00000000\n'))
+        self.db = db
+        status, out, _ = self.run_cli("collisions")
+        self.assertEqual(status, 0)
+        self.assertIn("CRC collisions (one ID, different formats): 0 IDs",
+                      out)
+        self.assertIn("00000000: 3 call sites", out)
+        status, out, _ = self.run_cli("lookup", "--json", "00000000")
+        self.assertEqual({json.loads(x)["canonical"]
+                          for x in out.splitlines()}, {""})
+
 
 class LookupTextTest(Fixture):
     """Point 9: lookup --text takes a line pasted from a log."""
