@@ -76,6 +76,14 @@ class Annotator(annotate.Annotator):
         # wrapped lines after it (see fragment())
         self._prev: Optional[Record] = None
         self._joined = b""
+        #: the number of the line read last (1 for the first line of the
+        #: first input), and those of the record before and of the
+        #: wrapped lines joined to it
+        self.lineno = 0
+        self._joined_lines: list[int] = []
+        #: what fragment() matched on the lines it joined last: the
+        #: Result and the text, or None
+        self.joined: Optional[tuple[Result, bytes]] = None
         #: the release of the kernel that wrote the log, from its "Linux
         #: version" record ("" if none was read)
         self.release = ""
@@ -94,6 +102,7 @@ class Annotator(annotate.Annotator):
         """The Record of @line; a text that looks like a program's
         ("name[pid]: ") is user space unless a kernel format matches it."""
         rec = self.reader.parse(line)
+        self.lineno += 1
         if rec.text.startswith(b"Linux version ") and rec.is_record:
             # the first record of a boot names the kernel's release
             release = rec.text[14:].split(b" ", 1)[0].decode(
@@ -202,10 +211,12 @@ class Annotator(annotate.Annotator):
         that identifies it better, else b"" (None for a line that starts
         with a space, a continuation line as before)."""
         prev = self._prev
+        self.joined = None
         if rec.is_record and (rec.form != "plain" or rec.msgid is not None
                               or prev is None or not rec.line):
             self._prev = rec if rec.form != "plain" else None
             self._joined = rec.text
+            self._joined_lines = [self.lineno]
             return None
         cont = not rec.is_record
         if cont and (prev is None or rec.form != "plain"
@@ -239,6 +250,8 @@ class Annotator(annotate.Annotator):
             prev.origin = ORIGIN_KERNEL
             stats.user -= 1
         self._joined = text
+        self._joined_lines.append(self.lineno)
+        self.joined = (r, text)
         if before.how != "match":
             stats.matched += 1
             stats.ambiguous -= before.how == "ambiguous"
@@ -293,15 +306,28 @@ class Annotator(annotate.Annotator):
                     % r.id).encode()
         return b""
 
-    def record(self, line: bytes) -> dict:
-        """Return the JSON object for one input line."""
+    def record(self, line: bytes, stats: Optional[Stats] = None) -> dict:
+        """Return the JSON object for one input line (@stats counts a
+        record that a wrapped line identifies better)."""
         rec = self.parse(line)
         obj: dict = {"line": rec.line.decode("utf-8", "backslashreplace"),
                      "format": rec.form}
-        if self.fragment(rec, Stats()) is not None:
+        if self.fragment(rec, stats or Stats()) is not None:
             # (the object of the record before is out already)
             obj["fragment"] = True
-            obj["id"] = obj["id_from"] = None
+            if self.joined is None:
+                obj["id"] = obj["id_from"] = None
+                return obj
+            # The record before, wrapped, is identified better on its
+            # lines joined: this object names them and says so.
+            r, text = self.joined
+            assert r.id is not None
+            obj["joined_lines"] = list(self._joined_lines)
+            obj["text"] = text.decode("utf-8", "backslashreplace")
+            obj["origin"] = ORIGIN_KERNEL
+            obj["id_from"] = "joined"
+            obj["cont"] = r.cont
+            self._identified(obj, r.id, text)
             return obj
         if rec.is_record:
             obj["origin"] = rec.origin
@@ -333,7 +359,13 @@ class Annotator(annotate.Annotator):
                 if r.how == "match" and r.id != msgid \
                         and msgid not in r.matched:
                     obj["contradicted_by"] = r.id
-        text_class = classify(rec.text)
+        self._identified(obj, msgid, rec.text)
+        return obj
+
+    def _identified(self, obj: dict, msgid: str, text: bytes) -> None:
+        """Add @msgid, the ID of the message @text, its class, call sites
+        and subject to the JSON object @obj."""
+        text_class = classify(text)
         sites = self.sites.get(msgid, [])
         obj["id"] = msgid
         obj["class"] = (text_class if text_class != CLASS_NONE or not sites
@@ -342,7 +374,6 @@ class Annotator(annotate.Annotator):
         subject = self.subject(msgid)
         if subject:
             obj["subject"] = subject
-        return obj
 
     def _sites(self, msgid: str) -> list[dict]:
         return [{"file": f, "line": n, "function": fn, "module": mod,
@@ -356,8 +387,10 @@ class Annotator(annotate.Annotator):
         try:
             for line in lines:
                 stats.lines += 1
-                obj = self.record(line)
-                if obj.get("id_from") == "match":
+                obj = self.record(line, stats)
+                if obj.get("fragment"):
+                    pass        # (record() counted a better join)
+                elif obj.get("id_from") == "match":
                     stats.matched += 1
                 elif obj.get("id_from") == "ambiguous":
                     stats.ambiguous += 1

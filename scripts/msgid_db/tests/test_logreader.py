@@ -338,6 +338,81 @@ class WrappedTest(FormsBase):
                 self.assertEqual(wrong, 0, what)
                 self.assertEqual(identified, KERNEL_RECORDS, what)
 
+    def test_wrapped_lines_json(self) -> None:
+        """annotate --json joins the wrapped lines as the text does: the
+        object of the line that completes a record names the numbers of
+        the lines joined, their text and its ID ("id_from": "joined")."""
+        for name in ("kern.log", "journal-short", "serial-caller"):
+            for width, at_spaces in ((80, False), (72, True)):
+                what = "%s at %d" % (name, width)
+                with open(self.forms[False][name], "rb") as f:
+                    records = wrap(f.read(), width, at_spaces)
+                path = os.path.join(self.tmp.name, "wrapped.json.log")
+                with open(path, "wb") as f:
+                    f.write(b"".join(p + b"\n" for ps in records
+                                     for p in ps))
+                status, out, _ = clirun.run(["--db", self.db, "annotate",
+                                             "--json", path])
+                self.assertEqual(status, 0)
+                objs = [json.loads(x) for x in out.splitlines()]
+                # each input line's record, and the numbers of its lines
+                owner = [i for i, ps in enumerate(records) for _ in ps]
+                first = [sum(len(ps) for ps in records[:i]) + 1
+                         for i in range(len(records))]
+                self.assertEqual(len(objs), len(owner), what)
+                identified = wrong = joins = 0
+                for i, rec in enumerate(RECORDS):
+                    mine = [o for o, k in zip(objs, owner) if k == i]
+                    self.assertFalse(mine[0].get("fragment"), what)
+                    ids = [o["id"] for o in mine if o["id"]]
+                    for n, o in enumerate(mine[1:], 2):
+                        self.assertTrue(o["fragment"], what)
+                        if o["id_from"] != "joined":
+                            self.assertIsNone(o["id"], what)
+                            continue
+                        joins += 1
+                        lines = o["joined_lines"]
+                        self.assertEqual(lines[0], first[i], what)
+                        self.assertEqual(lines[-1], first[i] + n - 1, what)
+                        self.assertEqual(o["origin"], "kernel", what)
+                        self.assertTrue(o["sites"], what)
+                    if rec[3] is None:
+                        self.assertEqual(ids, [], (what, rec))
+                        continue
+                    wrong += any(x != ID[rec[3]] for x in ids)
+                    identified += ID[rec[3]] in ids
+                self.assertEqual(wrong, 0, what)
+                self.assertEqual(identified, KERNEL_RECORDS, what)
+                self.assertGreater(joins, 0, what)
+
+    def test_joined_object(self) -> None:
+        """One record wrapped by a terminal: the second line's object."""
+        text = b"mce: [Hardware Error]: CPU 0: Machine Check: 0 Bank 4: " \
+            b"b200000000070005"
+        line = b"Dec  6 18:45:46 demo kernel: [   46.980129] " + text
+        path = os.path.join(self.tmp.name, "one-wrapped.log")
+        with open(path, "wb") as f:
+            f.write(b"[    1.366100] Run /init as init process\n"
+                    + line[:80] + b"\n" + line[80:] + b"\n")
+        status, out, _ = clirun.run(["--db", self.db, "annotate", "--json",
+                                     path])
+        self.assertEqual(status, 0)
+        objs = [json.loads(x) for x in out.splitlines()]
+        mce = ID[logforms.SITES[6][3]]
+        self.assertNotEqual(objs[1]["id"], mce)
+        self.assertEqual(
+            {k: objs[2][k] for k in ("fragment", "joined_lines", "text",
+                                     "id", "id_from", "origin", "class")},
+            {"fragment": True, "joined_lines": [2, 3],
+             "text": text.decode(), "id": mce, "id_from": "joined",
+             "origin": "kernel", "class": "hardware"})
+        self.assertEqual(objs[2]["sites"][0]["file"],
+                         "arch/x86/kernel/cpu/mce/core.c")
+        # the same in text mode
+        status, out, _ = run_text(["--db", self.db, "annotate", path])
+        self.assertIn("  ~> (%s) matched by text, joined with the line after "
+                      "it (wrapped)\n" % mce, out)
+
     def test_console_output_is_not_matched(self) -> None:
         """User space's console output between kernel records (a serial
         log) has no envelope: it is not matched."""
