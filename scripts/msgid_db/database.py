@@ -6,7 +6,7 @@ Schema::
     sites(id, canonical, format, file, line, function, level, module,
           class, origin, releases)             -- one row per call site
     meta(key PRIMARY KEY, value)               -- build metadata
-    match(word, id, canonical, cont, rest, starts) -- formats by word
+    match(word, id, canonical, cont, rest, starts, rust) -- formats by word
     release_ids(release, id)                   -- merged: IDs by release
 
 sites and meta are the database: build writes them, lookup, annotate
@@ -283,7 +283,7 @@ def _fill(tmp: str, sites: Iterable, meta: dict[str, str],
                 "(?,?,?,?,?,?,?,?,?,?)" % _COLUMNS
         # the word index of the text matcher (the full msgid-db package)
         match = optional("match")
-        formats: list[tuple[str, bytes, bool, Optional[str]]] = []
+        formats: list[tuple[str, bytes, bool, Optional[str], bool]] = []
         by_release: set[tuple[str, str]] = set()
         for item in sites:
             if releases:
@@ -297,7 +297,7 @@ def _fill(tmp: str, sites: Iterable, meta: dict[str, str],
             batch.append(row)
             if match is not None and row[6] != "c":  # can start a record
                 formats.append(match.site_format(row[0], row[1], row[2],
-                                                 s.subsys))
+                                                 s.subsys, s.file))
             if len(batch) >= 10000:
                 conn.executemany(insert, batch)
                 count += len(batch)

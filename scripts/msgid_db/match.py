@@ -28,6 +28,13 @@ newline may start a record that KERN_CONT fragments continued: it matches
 as a prefix of the line, below any whole-line match with as much literal
 text.
 
+Rust's pr_*!() and dev_*!() literals (a call site in a .rs file) are
+cut by Rust's rules (tokenize_rust()): "{}", "{:?}", "{name}", "{0}",
+"{:>8}" take any text, "{:x}", "{:#x}", "{:o}", "{:b}" (width and fill
+allowed) their digits, "{:p}" a run of bytes up to a space; "{{" and
+"}}" are literal braces, "%" is literal.  Their text starts after the
+module name ("%s: ") or the device prefix, as the index says.
+
 Specificity decides: the most literal bytes win; two different IDs with
 the same specificity make the line ambiguous (never a guess).
 """
@@ -150,6 +157,66 @@ def tokenize(fmt: bytes) -> tuple[list[Token], bool]:
     return tokens, last_pv
 
 
+#: A Rust placeholder ("{}", "{0}", "{name:>8}", "{:#x}"), or an escaped
+#: brace ("{{", "}}").
+_RUST_ARG_RE = re.compile(rb"\{\{|\}\}|\{([^{}:]*)(?::([^{}]*))?\}")
+#: The format spec of a Rust placeholder (core::fmt): fill and align,
+#: sign, "#", "0", width, precision, type.
+_RUST_SPEC_RE = re.compile(
+    rb"(?:(?P<fill>.)?(?P<align>[<^>]))?(?P<sign>[-+])?(?P<alt>#)?(?P<zero>0)?"
+    rb"(?P<width>[0-9]+\$?|[A-Za-z_][A-Za-z0-9_]*\$)?"
+    rb"(?:\.(?P<prec>[0-9]+\$?|[A-Za-z_][A-Za-z0-9_]*\$|\*))?"
+    rb"(?P<type>[A-Za-z]?\??)", re.DOTALL)
+#: The digits of the integer types, and the prefix "#" adds.
+_RUST_DIGITS = {b"x": (rb"[0-9a-f]+", b"0x"), b"X": (rb"[0-9A-F]+", b"0x"),
+                b"o": (rb"[0-7]+", b"0o"), b"b": (rb"[01]+", b"0b")}
+
+
+def _rust_token(spec: bytes) -> Token:
+    """The token of a Rust placeholder with the format spec @spec."""
+    m = _RUST_SPEC_RE.fullmatch(spec)
+    if not m or m.group("sign") or m.group("prec"):
+        return (ANY, None)
+    kind = m.group("type")
+    if kind == b"p" and not m.group("width"):
+        return (WORD, None)
+    if kind not in _RUST_DIGITS:
+        return (ANY, None)  # Display, Debug: any type, any text
+    digits, prefix = _RUST_DIGITS[kind]
+    body = (re.escape(prefix) if m.group("alt") else b"") + digits
+    if m.group("width") and not m.group("zero"):
+        pad = re.escape(m.group("fill") or b" ") + b"*"
+        align = m.group("align") or b">"  # numbers align right
+        body = (pad if align in b">^" else b"") + body + \
+            (pad if align in b"<^" else b"")
+    return (NUM, re.compile(body))
+
+
+def tokenize_rust(fmt: bytes) -> list[Token]:
+    """Cut the Rust format string literal @fmt into tokens (core::fmt's
+    syntax); runs of placeholders become one ANY, as in tokenize()."""
+    tokens: list[Token] = []
+    lit = bytearray()
+    pos = 0
+    for m in _RUST_ARG_RE.finditer(fmt):
+        lit += fmt[pos:m.start()]
+        pos = m.end()
+        if m.group(0) in (b"{{", b"}}"):
+            lit += m.group(0)[:1]
+            continue
+        if lit:
+            tokens.append((LIT, bytes(lit)))
+            lit = bytearray()
+        if tokens and tokens[-1][0] != LIT:
+            tokens[-1] = (ANY, None)  # two placeholders in a row
+        else:
+            tokens.append(_rust_token(m.group(2) or b""))
+    lit += fmt[pos:]
+    if lit:
+        tokens.append((LIT, bytes(lit)))
+    return tokens
+
+
 def positions(tokens: list[Token], text: bytes, start: int = 0
               ) -> Union[set[int], range]:
     """Return every end position of a match of @tokens at @start (a
@@ -227,9 +294,15 @@ _FMT_WORD_RE = re.compile(
 TEXT_WORD_RE = re.compile(rb"\b[A-Za-z_]\w{2,}")
 
 
-def literal_words(canon: bytes) -> set[bytes]:
-    """Literal words of the canonical format @canon that every text it
-    prints holds as whole words ("%sfoo" prints "barfoo": not "foo").
+def _rust_flat(m: "re.Match[bytes]") -> bytes:
+    """A Rust placeholder as literal_words() sees it: "\0"; a brace."""
+    return m.group(0)[:1] if m.group(0) in (b"{{", b"}}") else b"\0"
+
+
+def literal_words(canon: bytes, rust: bool = False) -> set[bytes]:
+    """Literal words of the canonical format @canon (a Rust literal if
+    @rust) that every text it prints holds as whole words ("%sfoo" prints
+    "barfoo": not "foo").
 
     A format without one gets the words glued to a conversion instead,
     which hold when the conversion prints no letter or digit next to
@@ -237,23 +310,33 @@ def literal_words(canon: bytes) -> set[bytes]:
     which prints nothing.
     """
     canon = canon.split(b"\n", 1)[0]  # a log line holds the first line
-    flat = _CONV_SUB.sub(b"\0", canon.replace(b"%%", b"\x02"))
+    if rust:
+        flat = _RUST_ARG_RE.sub(_rust_flat, canon)
+    else:
+        flat = _CONV_SUB.sub(b"\0", canon.replace(b"%%", b"\x02"))
     return set(_FMT_WORD_RE.findall(flat) or TEXT_WORD_RE.findall(flat))
 
 
 #: One row of the word index: (key word, id, canonical format, may be
-#: continued, the format's other words, where its text starts: see Format).
-IndexRow = tuple[bytes, str, bytes, bool, tuple[bytes, ...], str]
+#: continued, the format's other words, where its text starts: see Format,
+#: a Rust literal).
+IndexRow = tuple[bytes, str, bytes, bool, tuple[bytes, ...], str, bool]
 #: A format as plan() and Matcher take it: (id, canonical, may be
 #: continued[, the prefix its wrapper prints before it: "" none, None not
-#: known]).
+#: known[, a Rust literal: False if not given]]).
 FormatIn = Union[tuple[str, bytes, bool], tuple[str, bytes, bool,
-                                                 Optional[str]]]
+                                                 Optional[str]],
+                 tuple[str, bytes, bool, Optional[str], bool]]
 
 
 #: The subsystem prefixes of the index that are a device prefix, the ones
 #: BUILTIN_WRAPPERS match: dev_printk()'s and netdev_printk()'s.
 DEVICE_PREFIXES = ("%s %s: ", "%s %s %s%s: ")
+#: The prefix of Rust's pr_*!() (the module name): where the text of a
+#: Rust literal whose prefix is not known may start too, beside a device
+#: prefix and the start of the line.
+RUST_PREFIX = "%s: "
+_RUST_ANY = "r"  # the key of those starts in _identify_among()
 
 
 def where(subsys: Optional[str]) -> str:
@@ -272,28 +355,28 @@ def plan(formats: Iterable[FormatIn]) -> list[IndexRow]:
     continued) under its rarest literal word, its other words rarest
     first; formats without one are left out: they never identify a line
     by themselves."""
-    merged: dict[tuple[str, bytes], bool] = {}
-    starts: dict[tuple[str, bytes], str] = {}
+    merged: dict[tuple[str, bytes, bool], bool] = {}
+    starts: dict[tuple[str, bytes, bool], str] = {}
     for f in formats:
         msgid, canon, cont = f[0], f[1], f[2]
         w = where(f[3] if len(f) > 3 else None)  # type: ignore[misc]
-        key = (msgid, canon)
+        key = (msgid, canon, bool(f[4]) if len(f) > 4 else False)  # type: ignore[misc]
         merged[key] = merged.get(key, False) or cont
         if starts.get(key, w) != w:
             w = ""  # printed with and without a prefix
         starts[key] = w
-    fwords = [(k, literal_words(k[1])) for k in merged]
+    fwords = [(k, literal_words(k[1], k[2])) for k in merged]
     df: dict[bytes, int] = {}
     for _, ws in fwords:
         for w in ws:
             df[w] = df.get(w, 0) + 1
     rows: list[IndexRow] = []
-    for (msgid, canon), ws in fwords:
+    for key, ws in fwords:
         if not ws:
             continue
         order = sorted(ws, key=lambda x: (df[x], x))
-        rows.append((order[0], msgid, canon, merged[(msgid, canon)],
-                     tuple(order[1:]), starts[(msgid, canon)]))
+        rows.append((order[0], key[0], key[1], merged[key],
+                     tuple(order[1:]), starts[key], key[2]))
     return rows
 
 
@@ -301,12 +384,13 @@ class Format:
     """One distinct canonical format; tokenized when first tried."""
 
     __slots__ = ("id", "canon", "can_start_cont", "_tokens", "wrapper",
-                 "literal", "head", "tail", "starts")
+                 "literal", "head", "tail", "starts", "rust")
 
     def __init__(self, msgid: str, canon: bytes, cont: bool,
-                 starts: str = "") -> None:
+                 starts: str = "", rust: bool = False) -> None:
         self.id = msgid
         self.canon = canon
+        self.rust = rust  # a Rust literal: tokenize_rust()
         # Where its text starts in a line: "p" at the start or after the
         # prefix of a format ending in %pV (printk(), pr_*()), "d" after a
         # device prefix (dev_printk(), netdev_printk()), "=PREFIX" after
@@ -328,7 +412,10 @@ class Format:
             first, newline, _ = self.canon.partition(b"\n")
             if newline:
                 self.can_start_cont = False
-            tokens, wrapper = tokenize(first)
+            if self.rust:
+                tokens, wrapper = tokenize_rust(first), False
+            else:
+                tokens, wrapper = tokenize(first)
             if wrapper:
                 tokens = tokens[:-1]
             self.wrapper = wrapper
@@ -373,8 +460,8 @@ BIG = 16
 MAX_KNOWN = 1 << 20
 _UNSEEN: object = object()
 #: A row of a bucket: (id, canonical, may be continued, the other words
-#: rarest first, where it starts).
-BucketRow = tuple[str, bytes, bool, list[bytes], str]
+#: rarest first, where it starts, a Rust literal).
+BucketRow = tuple[str, bytes, bool, list[bytes], str, bool]
 #: Results kept per distinct text (a log repeats many of its lines).
 CACHE_MAX = 1 << 16
 #: Where a wrapper's prefix could end in more places than this (a
@@ -393,9 +480,9 @@ class Matcher:
         self.buckets: dict[bytes, Bucket] = {}
         self.by_id: dict[str, list[Format]] = {}
         rows: dict[bytes, list[BucketRow]] = {}
-        for key, msgid, canon, cont, rest, starts in plan(formats):
+        for key, msgid, canon, cont, rest, starts, rust in plan(formats):
             rows.setdefault(key, []).append((msgid, canon, cont, list(rest),
-                                             starts))
+                                             starts, rust))
         for key, bucket in rows.items():
             b = self.buckets[key] = self.make_bucket(bucket)
             for sure, check in (b.values() if isinstance(b, dict) else [b]):
@@ -425,9 +512,9 @@ class Matcher:
     @staticmethod
     def make_bucket(rows: list[BucketRow]) -> Bucket:
         """A bucket of (id, canonical, may be continued, other words
-        rarest first, where it starts) rows."""
-        entries = [(Format(msgid, canon, cont, starts), rest)
-                   for msgid, canon, cont, rest, starts in rows]
+        rarest first, where it starts, a Rust literal) rows."""
+        entries = [(Format(msgid, canon, cont, starts, rust), rest)
+                   for msgid, canon, cont, rest, starts, rust in rows]
         if len(entries) <= BIG:
             small: Part = ([], [])
             for f, rest in entries:
@@ -620,6 +707,12 @@ class Matcher:
                 if any_starts is None:
                     any_starts = sorted(set(plain_starts) | set(dev_starts))
                 starts = any_starts
+                if f.rust:  # or after pr_*!()'s module name
+                    starts = after.get(_RUST_ANY)  # type: ignore[assignment]
+                    if starts is None:
+                        starts = after[_RUST_ANY] = sorted(
+                            set(any_starts) | set(self.after_prefix(
+                                RUST_PREFIX, text, plain_starts)))
             head = f.head
             tokens = f._tokens
             for s in starts:
@@ -660,6 +753,8 @@ class Matcher:
         for f in fmts:
             if f.starts[:1] == "=":
                 starts.update(self.after_prefix(f.starts[1:], text, plain))
+            elif f.rust and not f.starts:
+                starts.update(self.after_prefix(RUST_PREFIX, text, plain))
         for s in sorted(starts):
             for f in fmts:
                 ends = positions(f.tokens, text, s)
@@ -695,35 +790,42 @@ CREATE TABLE match (
     canonical BLOB NOT NULL,
     cont      INTEGER NOT NULL,
     rest      BLOB NOT NULL,
-    starts    TEXT NOT NULL
+    starts    TEXT NOT NULL,
+    rust      INTEGER NOT NULL DEFAULT 0
 );
 """
+#: A Rust call site's file (its format is a Rust literal).
+RUST_FILE = ".rs"
 #: The formats that can start a record (not a KERN_CONT fragment).
 _STARTS_RECORD = "level != 'c'"
 
 
+#: A format as site_format() gives it (a FormatIn).
+SiteFormat = tuple[str, bytes, bool, Optional[str], bool]
+
+
 def site_format(msgid: object, canon: object, fmt: object,
-                subsys: Optional[str] = None
-                ) -> tuple[str, bytes, bool, Optional[str]]:
+                subsys: Optional[str] = None, file: object = ""
+                ) -> SiteFormat:
     """A call site as Matcher wants it: (id, canonical, may be
-    continued, wrapper prefix)."""
+    continued, wrapper prefix, a Rust literal: the site's @file is a .rs
+    file)."""
     canon = canon if isinstance(canon, str) else str(canon)
     return (str(msgid), canon.encode("utf-8", "surrogateescape"),
-            not str(fmt).endswith("\n"), subsys)
+            not str(fmt).endswith("\n"), subsys,
+            str(file).endswith(RUST_FILE))
 
 
-def fill_index(conn: sqlite3.Connection,
-               formats: list[tuple[str, bytes, bool, Optional[str]]]
-               ) -> None:
+def fill_index(conn: sqlite3.Connection, formats: list[SiteFormat]) -> None:
     """Write the word index of @formats, the call sites that can start a
     record (site_format()), into the database being written by
     database.write() (see its schema)."""
     conn.executescript(_SCHEMA)
     conn.executemany(
-        "INSERT INTO match (word, id, canonical, cont, rest, starts) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
-        ((word, msgid, canon, int(cont), b" ".join(rest), where)
-         for word, msgid, canon, cont, rest, where in plan(formats)))
+        "INSERT INTO match (word, id, canonical, cont, rest, starts, rust) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        ((word, msgid, canon, int(cont), b" ".join(rest), where, int(rust))
+         for word, msgid, canon, cont, rest, where, rust in plan(formats)))
     conn.execute("CREATE INDEX match_word ON match (word)")
     conn.execute("INSERT INTO meta (key, value) VALUES ('match', '1')")
 
@@ -736,44 +838,60 @@ def has_index(db: "database.Database") -> bool:
 
 
 def _formats(db: "database.Database", select: str, params: tuple = ()
-             ) -> list[tuple[str, bytes, bool, Optional[str]]]:
+             ) -> list[SiteFormat]:
     """site_format() of the call sites of @db that can start a record,
     from @select ("SELECT %s FROM sites WHERE %s...": their columns, and
     the condition that they can start one)."""
-    return [site_format(*row) for row in db.query(select % (
-        ", ".join(database.select(c) for c in ("id", "canonical", "format")),
-        _STARTS_RECORD), params)]
+    return [site_format(i, c, f, None, file) for i, c, f, file in db.query(
+        select % (", ".join(database.select(c) for c in (
+            "id", "canonical", "format", "file")), _STARTS_RECORD), params)]
 
 
-def formats(db: "database.Database"
-            ) -> list[tuple[str, bytes, bool, Optional[str]]]:
-    """(id, canonical format, may start a continued record) of every
-    call site of @db that can start a record (not a KERN_CONT
-    fragment)."""
+def formats(db: "database.Database") -> list[SiteFormat]:
+    """site_format() of every call site of @db that can start a record
+    (not a KERN_CONT fragment), without the wrapper prefix (None)."""
     return _formats(db, "SELECT %s FROM sites WHERE %s")
 
 
 def formats_of(db: "database.Database", msgid: str
                ) -> list[tuple[str, bytes, bool, Optional[str]]]:
+    """(id, canonical format, may start a continued record, None) of the
+    call sites with ID @msgid that can start a record (formats_rust_of()
+    adds whether each is a Rust literal)."""
+    return [f[:4] for f in formats_rust_of(db, msgid)]
+
+
+def formats_rust_of(db: "database.Database", msgid: str
+                    ) -> list[SiteFormat]:
     """formats() of the call sites with ID @msgid."""
     return _formats(db, "SELECT DISTINCT %s FROM sites WHERE id = ? AND %s",
                     (msgid,))
 
 
-def bucket_rows(db: "database.Database", word: bytes
-                ) -> list[tuple[str, bytes, bool, list[bytes], str]]:
-    """(id, canonical, may be continued, other words, where it starts)
-    of the formats filed under @word in the word index of @db."""
+def has_rust_column(db: "database.Database") -> bool:
+    """Whether the word index of @db says which formats are Rust
+    literals (a database built before it did holds C formats only)."""
+    return bool(db.query("SELECT 1 FROM pragma_table_info('match') "
+                         "WHERE name = 'rust'"))
+
+
+def bucket_rows(db: "database.Database", word: bytes, rust: bool = True
+                ) -> list[BucketRow]:
+    """(id, canonical, may be continued, other words, where it starts, a
+    Rust literal) of the formats filed under @word in the word index of
+    @db; @rust: it has the column rust (has_rust_column())."""
     return [(bytes(msgid).decode("ascii", "replace"), bytes(canon),
-             bool(cont), bytes(rest).split(), where)
-            for msgid, canon, cont, rest, where in db.query(
+             bool(cont), bytes(rest).split(), where, bool(is_rust))
+            for msgid, canon, cont, rest, where, is_rust in db.query(
                 "SELECT CAST(IFNULL(id, '') AS BLOB), "
                 "CAST(IFNULL(canonical, '') AS BLOB), "
                 "CAST(IFNULL(cont, 0) AS INTEGER), "
                 "CAST(IFNULL(rest, '') AS BLOB), "
                 "CASE WHEN starts IN ('p', 'd') OR "
                 "substr(starts, 1, 1) = '=' THEN starts "
-                "ELSE '' END FROM match WHERE word = ?", (word,))]
+                "ELSE '' END, %s FROM match WHERE word = ?"
+                % ("CAST(IFNULL(rust, 0) AS INTEGER)" if rust else "0"),
+                (word,))]
 
 
 def index_starts(db: "database.Database") -> list[tuple[str, bytes, str]]:
@@ -795,19 +913,20 @@ class DbMatcher(Matcher):
         super().__init__()
         self.db = db
         self._ids: dict[str, list[Format]] = {}
+        self._rust = has_rust_column(db)
 
     def bucket(self, word: bytes) -> Optional[Bucket]:
         b = self.known.get(word, _UNSEEN)
         if b is _UNSEEN:
-            rows = bucket_rows(self.db, word)
+            rows = bucket_rows(self.db, word, self._rust)
             b = self.make_bucket(rows) if rows else None
         return b  # type: ignore[return-value]
 
     def formats_of(self, msgid: str) -> list[Format]:
         fmts = self._ids.get(msgid)
         if fmts is None:
-            fmts = [Format(i, c, cont) for i, c, cont, _ in
-                    formats_of(self.db, msgid)]
+            fmts = [Format(i, c, cont, "", rust) for i, c, cont, _, rust in
+                    formats_rust_of(self.db, msgid)]
             self._ids[msgid] = fmts
         return fmts
 

@@ -375,13 +375,16 @@ class DatabaseGarbageTest(Fixture):
 
     def test_wrong_types_in_match_index(self) -> None:
         """The word index (table match) holding other types, or formats
-        that are not formats: the text matcher answers or finds nothing."""
+        that are not formats: the text matcher answers or finds nothing.
+        (The columns of a database built before the column rust, which
+        says which formats are Rust literals; a garbage one of those,
+        test_wrong_types_in_rust_column.)"""
         conn = sqlite3.connect(self.db)
         conn.executescript(
             "ALTER TABLE match RENAME TO old; CREATE TABLE match (word, id, "
-            "canonical, cont, rest, starts); INSERT INTO match SELECT * FROM "
-            "old; DROP TABLE old; UPDATE match SET cont = 'x', rest = 7, "
-            "starts = x'ff';"
+            "canonical, cont, rest, starts); INSERT INTO match SELECT word, "
+            "id, canonical, cont, rest, starts FROM old; DROP TABLE old; "
+            "UPDATE match SET cont = 'x', rest = 7, starts = x'ff';"
             "INSERT INTO match VALUES (x'68656c6c6f', NULL, 1.5, NULL, NULL, "
             "NULL);"
             "INSERT INTO match VALUES (x'68656c6c6f', 'abc', x'ff25', 2, "
@@ -392,6 +395,26 @@ class DatabaseGarbageTest(Fixture):
         log = self.mkfile("log", b"hello 5\n\xff hello \xfe\n"
                           + b"hello " * 300 + b"\n")
         for argv in (["lookup", "--text", "hello 5"], ["annotate", log],
+                     ["annotate", "--json", log]):
+            status, _, err = run_main(["--db", self.db] + argv)
+            assert_clean(self, status, err, (0, 1), str(argv))
+
+
+    def test_wrong_types_in_rust_column(self) -> None:
+        """The column rust of the word index holding other types."""
+        conn = sqlite3.connect(self.db)
+        conn.executescript(
+            "ALTER TABLE match RENAME TO old; CREATE TABLE match (word, id, "
+            "canonical, cont, rest, starts, rust); INSERT INTO match SELECT "
+            "* FROM old; DROP TABLE old; UPDATE match SET rust = x'ff';"
+            "INSERT INTO match VALUES (x'68656c6c6f', 'abc', "
+            "'hello {:#x} {:>999999999999x} {:.*} {{', 0, '', 'p', 1);"
+            "INSERT INTO match VALUES (x'68656c6c6f', 'abd', "
+            "'hello {:\xff} {', 0, '', 'p', 2.5);")
+        conn.close()
+        log = self.mkfile("log", b"hello 0x5\n\xff hello \xfe\n"
+                          + b"hello " * 300 + b"\n")
+        for argv in (["lookup", "--text", "hello 0x5"], ["annotate", log],
                      ["annotate", "--json", log]):
             status, _, err = run_main(["--db", self.db] + argv)
             assert_clean(self, status, err, (0, 1), str(argv))

@@ -10,11 +10,13 @@ printk_msgid_rust holds, written out here, not computed.
 """
 
 import os
+import sqlite3
 import tempfile
 import unittest
 import zlib
 
-from msgid_db import database, ids, index, source, source_rs
+from msgid_db import database, figures, ids, index, match, source, source_rs
+from msgid_db.match import Matcher
 from msgid_db.tests import clirun
 from msgid_db.tests import elf_builder as eb
 
@@ -346,6 +348,220 @@ class RustSourceTest(unittest.TestCase):
         self.assertEqual(sorted({s.file for s in sites}),
                          ["samples/c.c", "samples/rust/s.rs"])
         self.assertEqual(len(sites), len(WANT) + 1)
+
+
+
+def rust_matcher(*literals: bytes, subsys: object = None) -> Matcher:
+    """A matcher of Rust @literals (their prefix @subsys, None if not
+    known), and of C formats that spell the same words."""
+    return Matcher([(crc(x), ids.canonical(x), not x.endswith(b"\n"),
+                     subsys, True) for x in literals] +
+                   [(crc(b"%d apples %x"), b"%d apples %x", False, "", False)])
+
+
+class RustMatchTest(unittest.TestCase):
+    """Lines without an ID matched against Rust literals."""
+
+    def fits(self, literal: bytes, text: bytes, yes: bool = True) -> None:
+        r = rust_matcher(literal, subsys="").identify(text)
+        self.assertEqual((r.how, r.id) if yes else r.how,
+                         ("match", crc(literal)) if yes else None,
+                         (literal, text))
+
+    def test_placeholders(self) -> None:
+        for literal, good, bad in (
+                (b"seen {} apples", b"seen 3 apples", b"seen apples"),
+                (b"seen {:?} apples", b'seen "a b" apples', None),
+                (b"seen {name} and {0} apples", b"seen x and y z apples",
+                 None),
+                (b"seen {:>8} apples", b"seen        3 apples", None),
+                (b"seen {:x} apples", b"seen 2a apples", b"seen 0x2a apples"),
+                (b"seen {:#x} apples", b"seen 0x2a apples", b"seen 2a apples"),
+                (b"seen {:X} apples", b"seen 2A apples", b"seen 2a apples"),
+                (b"seen {:#X} apples", b"seen 0x2A apples",
+                 b"seen 0X2A apples"),
+                (b"seen {:08x} apples", b"seen 0000002a apples", None),
+                (b"seen {:>6x} apples", b"seen     2a apples", None),
+                (b"seen {:<6x}| apples", b"seen 2a    | apples",
+                 b"seen     2a| apples"),
+                (b"seen {:*^6x} apples", b"seen **2a** apples", None),
+                (b"seen {:#o} apples", b"seen 0o52 apples", b"seen 52 apples"),
+                (b"seen {:#b} apples", b"seen 0b101 apples",
+                 b"seen 0b102 apples"),
+                (b"seen {:p} apples", b"seen 0xffff8880 apples",
+                 b"seen a b apples"),
+                (b"seen {:.3} apples", b"seen 1.500 apples", None),
+                (b"seen {{}} apples {}", b"seen {} apples 3",
+                 b"seen {3} apples 3"),
+                (b"seen 50% and %d apples", b"seen 50% and %d apples",
+                 b"seen 50% and 3 apples")):
+            self.fits(literal, good)
+            if bad is not None:
+                self.fits(literal, bad, False)
+
+    def test_words(self) -> None:
+        """A placeholder is no word, nor are its name and spec; escaped
+        braces and "%" are literal."""
+        self.assertEqual(match.literal_words(b"apples {name} {:#x}", True),
+                         {b"apples"})
+        self.assertEqual(match.literal_words(b"{}", True), set())
+        self.assertEqual(match.literal_words(b"{{pears}} {:x}", True),
+                         {b"pears"})
+        self.assertEqual(match.literal_words(b"%dapples {}", True),
+                         {b"dapples"})
+
+    def test_prefixes(self) -> None:
+        """pr_*!() print the module name first, dev_*!() the device: where
+        the index says, and either where it is not known."""
+        info, dev = b"rust pr_info: {} apples\n", \
+            b"rust dev_info on a faux device: {}\n"
+        for subsys, matcher in (("%s: ", rust_matcher(info, subsys="%s: ")),
+                                (None, rust_matcher(info, dev))):
+            r = matcher.identify(b"test_msgid_rust: rust pr_info: 3 apples")
+            self.assertEqual((r.how, r.id), ("match", crc(info)), subsys)
+            self.assertTrue(matcher.fits(
+                crc(info), b"test_msgid_rust: rust pr_info: 3 apples"))
+        m = rust_matcher(dev, subsys="%s %s: ")
+        r = m.identify(b"faux_driver test_msgid_rust: rust dev_info on a "
+                       b"faux device: 4")
+        self.assertEqual((r.how, r.id), ("match", crc(dev)))
+        # Not the C format, whose conversions print digits.
+        r = m.identify(b"3 apples 2a")
+        self.assertEqual((r.how, r.id), ("match", crc(b"%d apples %x")))
+
+    def test_databases(self) -> None:
+        """The word index of a database says which formats are Rust
+        literals; one without a word index reads the sites' files; one
+        built before the column was there has C formats only."""
+        with tempfile.TemporaryDirectory() as tmp:
+            vmlinux = os.path.join(tmp, "vmlinux")
+            with open(vmlinux, "wb") as f:
+                f.write(eb.build_exec(ENTRIES))
+            path = os.path.join(tmp, "msgid.db")
+            status, _, err = clirun.run(["--db", path, "build", "--vmlinux",
+                                         vmlinux])
+            self.assertEqual(status, 0, err)
+            text = (b"faux_driver test_msgid_rust: rust dev_err on a faux "
+                    b"device: 0x2a")
+            # The sites' files say which formats are Rust literals, to
+            # check a printed ID (fits()) whatever the word index.
+            for change, want in (
+                    ("", "ce143efc"),
+                    ("ALTER TABLE match DROP COLUMN rust", None),
+                    ("DROP TABLE match; DELETE FROM meta WHERE key = 'match'",
+                     "ce143efc")):
+                if change:
+                    conn = sqlite3.connect(path)
+                    conn.executescript(change)
+                    conn.close()
+                db = database.Database(path)
+                try:
+                    m = match.load(db)
+                    self.assertEqual(m.identify(text).id, want, change)
+                    self.assertTrue(m.fits("ce143efc", text), change)
+                finally:
+                    db.close()
+
+
+BOOT_LOG = os.path.join(ROOT, "out", "selftest-rust", "boot.log")
+VMLINUX = os.path.join(ROOT, "out", "build", "rust", "vmlinux")
+#: The one Rust record whose text a format with more literal text prints
+#: too: pr_info!("A {} that", "line") and pr_cont!()s give "A line that is
+#: continued with args", which pr_info!("A line that") and pr_cont!()s of
+#: the same sample print as well (" is continued", " with {}").
+SAME_TEXT = ("c79396e6", "8d8979f6")
+
+
+@unittest.skipUnless(os.path.isfile(VMLINUX) and os.path.isfile(BOOT_LOG),
+                     "needs out/build/rust/vmlinux and "
+                     "out/selftest-rust/boot.log (make check-rust)")
+class RustKernelTest(unittest.TestCase):
+    """The Rust kernel's index and its boot log (printk.msgid=1)."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.path = os.path.join(cls.tmp.name, "msgid.db")
+        status, _, err = clirun.run(["--db", cls.path, "build", "--vmlinux",
+                                     VMLINUX])
+        assert status == 0, err
+        cls.db = database.Database(cls.path)
+        cls.rust = {s.id: s for s in cls.db.all_sites()
+                    if s.file.endswith(".rs")}
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.db.close()
+        cls.tmp.cleanup()
+
+    def test_index(self) -> None:
+        """Every Rust entry at a file of the tree, test_msgid_rust's
+        literals with the IDs the kernel printed."""
+        tree = os.path.join(ROOT, "out", "linux")
+        for site in self.rust.values():
+            self.assertFalse(site.file.startswith(("/", "../")), site)
+            if os.path.isdir(tree):
+                self.assertTrue(os.path.isfile(os.path.join(tree, site.file)),
+                                site)
+        for literal, msgid in LITERALS.items():
+            self.assertEqual(self.rust[msgid].file, "lib/test_msgid_rust.rs")
+            self.assertEqual(self.rust[msgid].format, literal.decode())
+
+    def test_printed_ids(self) -> None:
+        """The ID of every Rust record of the log is a Rust entry's."""
+        with open(BOOT_LOG, "rb") as f:
+            log = f.read()
+        for prefix in (b"test_msgid_rust: ", b"rust_print: ",
+                       b"faux_driver test_msgid_rust: "):
+            printed = [line[line.index(b"(") + 1:][:8].decode()
+                       for line in log.splitlines()
+                       if b"): " + prefix in line]
+            self.assertGreaterEqual(len(printed), 2, prefix)
+            for msgid in printed:
+                self.assertIn(msgid, self.rust, prefix)
+
+    def test_source(self) -> None:
+        """--source finds each Rust entry's ID, at its file and line but
+        where the literal is in a macro of another file (dbg!())."""
+        tree = os.path.join(ROOT, "out", "linux")
+        if not os.path.isdir(tree):
+            self.skipTest("no kernel tree at out/linux")
+        found = {}
+        for site in self.db.all_sites():
+            if site.file.endswith(".rs") and site.file not in found:
+                found[site.file] = {
+                    (s.id, s.line) for s in source.scan_file(
+                        os.path.join(tree, site.file), site.file)}
+        elsewhere = [(s.id, s.file, s.line) for s in self.db.all_sites()
+                     if s.file.endswith(".rs")
+                     and (s.id, s.line) not in found[s.file]]
+        self.assertEqual(elsewhere, [("c67b9964",
+                                      "samples/rust/rust_print_main.rs", 35)])
+        std = source.scan_file(os.path.join(tree, "rust/kernel/std_vendor.rs"),
+                               "rust/kernel/std_vendor.rs")
+        self.assertIn("c67b9964", [s.id for s in std])
+
+    def test_match(self) -> None:
+        """The records of Rust literals, their IDs taken off, identified by
+        their text: all right but those of literals without a word, and
+        the one whose text another literal prints too."""
+        fig = figures.match_figures(self.path, BOOT_LOG)
+        report = "\n".join([fig.summary("rust")] + fig.details())
+        wordless = {i for i, s in self.rust.items()
+                    if not match.literal_words(s.canonical.encode(), True)}
+        self.assertEqual([w for w in fig.wrong if w[0] in self.rust],
+                         [w for w in fig.wrong if w[:2] == SAME_TEXT],
+                         report)
+        missed = [x for x in fig.unmatched + fig.ambiguous
+                  if x[0] in self.rust]
+        self.assertEqual([x for x in missed if x[0] not in wordless], [],
+                         report)
+        with open(BOOT_LOG, "rb") as f:
+            right = sum(1 for line in f for i in self.rust
+                        if b"(%s): " % i.encode() in line)
+        right -= len(missed) + len([w for w in fig.wrong
+                                    if w[0] in self.rust])
+        self.assertGreaterEqual(right, 24, report)
 
 
 if __name__ == "__main__":
