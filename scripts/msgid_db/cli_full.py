@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 EXPORT_FORMATS = ("csv", "json", "syslog-ng")
 #: logreader.FORMATS, for the same reason.
 LOG_FORMATS = ("auto", "dmesg", "syslog", "json", "export", "dmesg-json",
-               "kmsg", "plain")
+               "kmsg", "logcat", "plain")
 
 
 # --------------------------------------------------------------- build
@@ -724,7 +724,8 @@ def extend(parsers: dict[str, argparse.ArgumentParser],
                    "consoles), syslog (kern.log, journalctl -o short*), "
                    "json (journalctl -o json), export (journalctl -o "
                    "export), dmesg-json, kmsg "
-                   "(/dev/kmsg), plain (the message alone)")
+                   "(/dev/kmsg), logcat (Android's logcat -b kernel), "
+                   "plain (the message alone)")
 
     p = parsers["explain"]
     p.set_defaults(func=cmd_explain)

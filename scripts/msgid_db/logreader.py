@@ -27,6 +27,14 @@ envelope; the reader removes it and says which form it found:
     ``dmesg --json``: the ``"msg"`` lines (``"pri"`` gives the facility).
 ``kmsg``
     ``/dev/kmsg`` records: ``6,123,456789,-;text``.
+``logcat``
+    Android's ``logcat -b kernel`` (logcat_text()), in its forms
+    ``threadtime`` (the default: ``12-06 18:45:46.980     0     0 I mce
+    : text``), ``brief`` (``I/mce     (    0): text``), ``time``,
+    ``tag`` and ``long`` (a header line, the message on the next),
+    also with ``-v year``, ``usec``, ``nsec``, ``zone``, ``uid``,
+    ``epoch``, ``monotonic`` and ``color``; its ``--------- beginning of
+    kernel`` lines.
 ``plain``
     anything else: the whole line is the text (``dmesg -t``,
     ``journalctl -o cat``, a line copied from a mail).
@@ -55,7 +63,7 @@ import re
 from typing import Optional
 
 FORMATS = ("auto", "dmesg", "syslog", "json", "export", "dmesg-json", "kmsg",
-           "plain")
+           "logcat", "plain")
 
 ORIGIN_KERNEL = "kernel"
 ORIGIN_USER = "user"
@@ -115,8 +123,69 @@ USER_TEXT_RE = re.compile(
     rb"(?P<tag>[\w.@()/+-]{1,64}\[\d{1,10}\]"
     rb"|init|libprocessgroup|ueventd|logd|lmkd|apexd|vold"
     rb"|servicemanager|hwservicemanager|vndservicemanager"
-    rb"|first_stage_init|linkerconfig"
-    rb"|dracut|stage-[12]-init):\ ", re.VERBOSE)
+    rb"|first_stage_init|linkerconfig|selinux"
+    rb"|dracut|stage-[12]-init):(?:\ |$)", re.VERBOSE)
+
+# Android's logcat (system/logging: liblog/logprint.cpp
+# android_log_formatLogLine()).  The time: MM-DD HH:MM:SS.mmm (-v year:
+# YYYY-, -v usec/nsec: more digits, -v zone: " +0000"), or seconds
+# (-v epoch, -v monotonic, right-aligned); -v uid puts a user before the
+# pid.
+_LC_TIME = (rb"(?:(?:\d{4}-)?\d\d-\d\d\ \d\d:\d\d:\d\d\.\d{3,9}"
+            rb"(?:\ [+-]\d{4})?|\ *\d{1,19}\.\d{3,9})")
+_LC_PRIO = rb"(?P<prio>[VDIWEFS])"
+#: threadtime: "%s %s%5d %5d %c %-8.*s: " (time, uid, pid, tid, tag)
+LOGCAT_THREADTIME_RE = re.compile(
+    _LC_TIME + rb"\ +(?:(?P<uid>[\w.]{1,16})\ +)??(?P<pid>\d{1,10})\ +"
+    rb"(?P<tid>\d{1,10})\ " + _LC_PRIO + rb"\ (?P<tag>.*?)\ *:\ ", re.VERBOSE)
+#: brief "%c/%-8.*s(%s%5d): ", and time: the same after the time
+LOGCAT_BRIEF_RE = re.compile(
+    rb"(?:" + _LC_TIME + rb"\ )?" + _LC_PRIO + rb"/(?P<tag>.*?)"
+    rb"\(\ *(?:(?P<uid>[\w.]{1,16}):\ *)?(?P<pid>\d{1,10})\):\ ", re.VERBOSE)
+#: tag: "%c/%-8.*s: "
+LOGCAT_TAG_RE = re.compile(_LC_PRIO + rb"/(?P<tag>.*?)\ *:\ ", re.VERBOSE)
+#: long: "[ %s %s%5d:%5d %c/%-8.*s ]", the message on the next line
+LOGCAT_LONG_RE = re.compile(
+    rb"\[\ " + _LC_TIME + rb"\ +(?:(?P<uid>[\w.]{1,16}):)?\ *"
+    rb"(?P<pid>\d{1,10}):\ *(?P<tid>\d{1,10})\ " + _LC_PRIO
+    + rb"/(?P<tag>.*?)\ *\]$", re.VERBOSE)
+#: "--------- beginning of kernel", "--------- switch to main" (-D)
+LOGCAT_MARKER_RE = re.compile(
+    rb"-{9}\ (?:beginning\ of|switch\ to)\ (?P<buffer>[\w-]{1,32})$",
+    re.VERBOSE)
+LOGCAT_COLOR_RE = re.compile(rb"\x1b\[\d{1,3}m(?P<line>.*?)(?:\x1b\[0m)?$")
+#: A CPU and pid that some vendors' printk put in front of the text
+#: ("c2      1 "; logd takes them off as the pid only where they are
+#: exactly as HTC printed them).
+_LC_VENDOR_CALLER_RE = re.compile(rb"c\d{1,3}\ +\d{1,7}\ ", re.VERBOSE)
+#: The end of a tag that logd cut in a device's bus address at its first
+#: ":" ("pci 0000" of "pci 0000:00:01.0: ..."), and the rest of the
+#: address that starts the message after it ("00:01.0: ").
+_LC_ADDR_TAG_RE = re.compile(rb"(?:^|\ )[0-9A-Fa-f][0-9A-Fa-f.-]*$")
+_LC_ADDR_REST_RE = re.compile(rb"[0-9A-Fa-f]{1,8}(?:[:.][0-9A-Fa-f]{1,8})*:\ ")
+
+
+def logcat_text(tag: bytes, message: bytes) -> bytes:
+    """The kernel's text of a logcat -b kernel record: its @tag and its
+    @message.
+
+    Android's logd (system/logging: logd/LogKlog.cpp, LogKlog::log())
+    takes a tag out of the front of each kernel record: its first word
+    (or two), up to a ":", unless it is "CPU", "INFO", "ERROR",
+    "WARNING" or too short; the spaces after the ":" are dropped.  The
+    text is the tag, ": " and the message again: "(25684dc3): ..." of an
+    ID-printing kernel comes back whole; of "pci 0000:00:01.0: ..." logd
+    took "pci 0000" and left "00:01.0: ...", which is glued back without
+    the space."""
+    tag = tag.strip(b" ")
+    if not tag or tag == b"kernel":
+        m = _LC_VENDOR_CALLER_RE.match(message)
+        return message[m.end():] if m else message
+    if not message.strip(b" "):
+        return tag + b":"       # (logd logs an empty message as " ")
+    if _LC_ADDR_TAG_RE.search(tag) and _LC_ADDR_REST_RE.match(message):
+        return tag + b":" + message
+    return tag + b": " + message
 
 
 class Record:
@@ -169,6 +238,10 @@ class LogReader:
         # after "MESSAGE" holds a binary message
         self._export: Optional[dict[bytes, bytes]] = None
         self._binary_message = False
+        # logcat -v long: the header whose message is the next line; the
+        # buffers its "beginning of" lines named
+        self._logcat_header: Optional["re.Match[bytes]"] = None
+        self._logcat_buffers: set[bytes] = set()
 
     def parse(self, line: bytes) -> Record:
         """Return the Record of @line (its newline may be kept)."""
@@ -178,13 +251,14 @@ class LogReader:
         if not rec.is_record or rec.origin == ORIGIN_USER:
             return rec
         text = rec.text
-        if rec.form in ("syslog", "json", "export"):
+        if rec.form in ("syslog", "json", "export", "logcat"):
             text = text[KERNEL_PREFIX_RE.match(text).end():]  # type: ignore
         m = ID_RE.match(text)
         if m is None and rec.form == "plain":
             m = EMBEDDED_ID_RE.search(text)
         if m is not None:
             rec.msgid = m.group("id").decode()
+            rec.maybe_user = False
             text = text[m.end():]
         elif not rec.sure:
             u = USER_TEXT_RE.match(text)
@@ -197,6 +271,10 @@ class LogReader:
     def _envelope(self, line: bytes) -> Record:
         form = self.form
         auto = form == "auto"
+        if self._logcat_header is not None:
+            # logcat -v long: the message of the header line before
+            header, self._logcat_header = self._logcat_header, None
+            return self._logcat(line, header, line)
         if auto or form == "export":
             rec = self._export_field(line)
             if rec is not None:
@@ -206,6 +284,11 @@ class LogReader:
                 m = DMESG_JSON_RE.match(line)
                 if m:
                     return self._dmesg_json(line, m)
+            if line and (auto or form == "logcat"):
+                # logcat -v epoch or -v monotonic: the time right-aligned
+                rec = self._logcat_line(line, "t")
+                if rec is not None:
+                    return rec
             # a dictionary line of /dev/kmsg, a continuation line
             rec = Record(line, "plain", line)
             rec.is_record = False
@@ -215,17 +298,20 @@ class LogReader:
         c = line[0]
         digit = 0x30 <= c <= 0x39
         if c == 0x5b:                                 # "["
-            kinds = "sd"
+            kinds = "lsd" if line[1:2] == b" " and line[-1:] == b"]" \
+                else "sd"
         elif digit:
-            kinds = "ksd"
+            kinds = "klsd"
         elif c == 0x3c:                               # "<"
             kinds = "sd"
         elif 0x41 <= c <= 0x5a:                       # "A".."Z"
-            kinds = "s"
+            kinds = "ls" if line[1:2] == b"/" else "s"
         elif 0x61 <= c <= 0x7a:                       # "a".."z": dmesg -x
             kinds = "d"
         elif c == 0x7b or c == 0x1e:                  # "{", json-seq
             kinds = "j"
+        elif c == 0x2d or c == 0x1b:                  # "-", color: logcat
+            kinds = "l"
         else:
             kinds = ""
         if "j" in kinds and (auto or form == "json"):
@@ -239,6 +325,11 @@ class LogReader:
                 return Record(line, "kmsg", line[m.end():],
                               ORIGIN_USER if _facility_user(m.group("pri"))
                               else ORIGIN_KERNEL, sure=True)
+        if "l" in kinds and (auto or form == "logcat"):
+            rec = self._logcat_line(line, "[" if c == 0x5b else
+                                    "t" if digit else chr(c))
+            if rec is not None:
+                return rec
         if "s" in kinds and (auto or form == "syslog"):
             m = SYSLOG_RE.match(line)
             if m is None and line[:1] == b"[":
@@ -265,6 +356,77 @@ class LogReader:
                               ORIGIN_USER if user else ORIGIN_KERNEL,
                               sure=bool(m.group("pri") or fac))
         return Record(line, "plain", line)
+
+    def _logcat_line(self, line: bytes, first: str) -> Optional[Record]:
+        """A line of Android's logcat (@first: "t" for a time first, "["
+        for -v long's header, the priority letter of -v brief and tag, "-"
+        for its buffer lines, "\x1b" for -v color); None if it is not
+        one."""
+        if first == "\x1b":
+            m = LOGCAT_COLOR_RE.match(line)
+            if m is None or m.group("line")[:1] == b"\x1b":
+                return None
+            rec = self._logcat_line(m.group("line"), "l")
+            if rec is not None:
+                rec.line = line
+            return rec
+        if first == "-":
+            m = LOGCAT_MARKER_RE.match(line)
+            if m is None:
+                return None
+            self._logcat_buffers.add(m.group("buffer"))
+            rec = Record(line, "logcat", b"")
+            rec.is_record = False
+            return rec
+        if first == "[":
+            m = LOGCAT_LONG_RE.match(line)
+            if m is None:
+                return None
+            self._logcat_header = m
+            rec = Record(line, "logcat", b"")
+            rec.is_record = False
+            return rec
+        if first in ("t", "l"):
+            m = LOGCAT_THREADTIME_RE.match(line)
+            if m is not None:
+                return self._logcat(line, m, line[m.end():])
+        m = LOGCAT_BRIEF_RE.match(line)
+        if m is None and first != "t" and (self.form == "logcat"
+                                           or "logcat" in self.seen):
+            # -v tag only where logcat is known to be read: "I/O error:
+            # ..." could be a kernel record of a log without envelopes
+            m = LOGCAT_TAG_RE.match(line)
+        if m is None:
+            return None
+        return self._logcat(line, m, line[m.end():])
+
+    def _logcat(self, line: bytes, m: "re.Match[bytes]", message: bytes
+                ) -> Record:
+        """The Record of a logcat line (@m matched its envelope, or -v
+        long's header line before it) and its @message.
+
+        logcat shows no facility.  A line of pid 0 is the kernel's
+        buffer, and a record there that user space wrote to /dev/kmsg
+        (Android's "init: ...") is told by its text; a line of another
+        thread than its process's is a program's; a line of another pid
+        too, unless the log shows the kernel's buffer alone (logd gives
+        a record the pid that some vendors' kernels print in it): its
+        text then decides as for pid 0."""
+        tag = m.group("tag")
+        text = logcat_text(tag, message.rstrip(b" "))
+        groups = m.groupdict()
+        pid = int(groups.get("pid") or 0)       # (-v tag shows none)
+        tid = int(groups["tid"]) if groups.get("tid") else None
+        name = tag.strip(b" ").decode("utf-8", "backslashreplace")
+        if pid and tid is not None and tid != pid:
+            return Record(line, "logcat", text, ORIGIN_USER,
+                          "%s[%d]" % (name, pid) if name else "pid %d" % pid,
+                          sure=True)
+        rec = Record(line, "logcat", text)
+        if pid and self._logcat_buffers != {b"kernel"}:
+            rec.maybe_user = True
+            rec.tag = name or "pid %d" % pid
+        return rec
 
     def _json(self, line: bytes) -> Optional[Record]:
         """journalctl -o json: the MESSAGE field and where it came from."""

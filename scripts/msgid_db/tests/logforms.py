@@ -17,7 +17,12 @@ the "(xxxxxxxx): " prefixes:
    journalctl(1) -o short, short-iso, short-precise, short-monotonic,
    json and export, whose fields are systemd.journal-fields(7)'s).  Running journald
    to write a real journal file would take over this host's /dev/kmsg
-   and /run/systemd/journal sockets, so it is not done.
+   and /run/systemd/journal sockets, so it is not done;
+ * Android's logcat -b kernel is built as Android's own code writes it
+   (logcat() below): logd's LogKlog::log() takes a tag out of each
+   kernel record, liblog's android_log_formatLogLine() prints it.  No
+   public log of a kernel that prints IDs exists; real logcat output of
+   kernels without them is in tests/logcat/ (its SOURCES).
 
 The expected IDs are zlib.crc32() of the formats written here.
 """
@@ -250,6 +255,100 @@ def journal_export(with_ids: bool, binary: bool = False) -> bytes:
     return b"".join(out)
 
 
+def logd_tag(text: bytes) -> tuple[bytes, bytes]:
+    """(tag, message) of a kernel record as Android's logd splits it
+    (system/logging, logd/LogKlog.cpp, LogKlog::log(), as in Android 11
+    to 15): the first word up to a ":" (a ":" inside "[...]" does not
+    count), or the first two words, is the tag unless it is one
+    character, a register name ("x9", "r12"), "CPU", "INFO", "ERROR" or
+    "WARNING"; spaces around the text are dropped.  (Its rules for a
+    tag repeated in the second word, and for "[INFO]" and "_host", are
+    left out: no record here has them.)"""
+    p = text.lstrip(b" ")
+    n = len(p)
+
+    def word_end(i: int) -> int:
+        while i < n and p[i:i + 1] != b":" and not p[i:i + 1].isspace():
+            if p[i:i + 1] == b"[":
+                while i < n and p[i:i + 1] != b"]":
+                    i += 1
+                if i >= n:
+                    break
+            i += 1
+        return i
+
+    tag, rest = b"", p
+    et = word_end(0)
+    cp = et
+    while cp < n and p[cp:cp + 1].isspace():
+        cp += 1
+    if cp < n and et > 0:
+        if p[cp:cp + 1] == b":":
+            tag, rest = p[:et], p[cp + 1:]
+        else:
+            # two words: the second one ends at a space or a ":"
+            e = cp + 1
+            while e < n and not p[e:e + 1].isspace() \
+                    and p[e:e + 1] != b":":
+                e += 1
+            c = e
+            while c < n and p[c:c + 1].isspace():
+                c += 1
+            if c < n and p[c:c + 1] == b":":
+                tag, rest = p[:e], p[c + 1:]
+    size = len(tag)
+    if size <= 1 or (size == 2 and (tag[:1].isdigit() or tag[1:].isdigit())) \
+            or (size == 3 and tag[1:].isdigit()) \
+            or tag == b"CPU" or tag.upper() in (b"INFO", b"ERROR", b"WARNING"):
+        tag, rest = b"", p
+    rest = rest.strip(b" ")
+    if not rest and tag:
+        rest = b" "     # logd keeps a tag with an empty message so
+    return tag, rest
+
+
+#: The styles of logcat() and the logcat -v options that print them.
+LOGCAT_STYLES = {
+    "threadtime": [], "brief": ["brief"], "time": ["time"], "long": ["long"],
+    "threadtime-modifiers": ["year", "usec", "uid"],
+}
+
+
+def logcat(with_ids: bool, style: str) -> bytes:
+    """adb logcat -b kernel -v STYLE: the records as logd stores them
+    (logd_tag(), the kernel's level as Android's priority letter, pid
+    and tid 0, logd's uid root) and as liblog's
+    android_log_formatLogLine() prints them (system/logging,
+    liblog/logprint.cpp): threadtime "%s %5d %5d %c %-8.*s: ", brief
+    "%c/%-8.*s(%5d): ", time "%s %c/%-8.*s(%5d): ", long "[ %s %5d:%5d
+    %c/%-8.*s ]" with the message on the next line and an empty line
+    after it; -v uid puts "%5s:" before the pid ("%5s " in threadtime),
+    -v year "%Y-" before the date, -v usec six digits of the second."""
+    mods = LOGCAT_STYLES[style]
+    out = [b"--------- beginning of kernel\n"]
+    for r in RECORDS:
+        t, _, level, _, _ = r
+        tag, msg = logd_tag(text_of(r, with_ids))
+        prio = b"FFFEWIIID"[level:level + 1]
+        when = _when(t)
+        stamp = when.strftime("%Y-%m-%d %H:%M:%S" if "year" in mods
+                              else "%m-%d %H:%M:%S").encode()
+        stamp += (b".%06d" % when.microsecond if "usec" in mods
+                  else b".%03d" % (when.microsecond // 1000))
+        uid = b" root" if "uid" in mods else b""
+        if "long" in mods:
+            out.append(b"[ %s %s%5d:%5d %s/%-8s ]\n%s\n\n" % (
+                stamp, uid + b":" if uid else b"", 0, 0, prio, tag, msg))
+        elif "brief" in mods or "time" in mods:
+            out.append(b"%s%s/%-8s(%s%5d): %s\n" % (
+                stamp + b" " if "time" in mods else b"", prio, tag,
+                uid + b":" if uid else b"", 0, msg))
+        else:
+            out.append(b"%s %s%5d %5d %s %-8s: %s\n" % (
+                stamp, uid + b" " if uid else b"", 0, 0, prio, tag, msg))
+    return b"".join(out)
+
+
 #: The first line of a pstore/ramoops dmesg dump
 #: (fs/pstore/platform.c: "%s#%d Part%u\n"); the records follow as the
 #: syslog(2) buffer has them.
@@ -285,6 +384,8 @@ def write_forms(directory: str, with_ids: bool) -> dict[str, str]:
     }
     for style in ("short", "short-precise", "short-iso", "short-monotonic"):
         forms["journal-" + style] = journal_short(with_ids, style)
+    for style in LOGCAT_STYLES:
+        forms["logcat-" + style] = logcat(with_ids, style)
     dmesg = shutil.which("dmesg")
     if dmesg:
         buf = os.path.join(directory, "syslog-buffer")

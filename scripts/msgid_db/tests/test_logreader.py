@@ -31,6 +31,7 @@ FORM = {"kmsg": "kmsg", "kern.log": "syslog", "kern.log-rfc3339": "syslog",
         "pstore": "dmesg",
         "dmesg-r": "dmesg", "dmesg-T": "dmesg", "dmesg-x": "dmesg",
         "dmesg-iso": "dmesg", "dmesg-delta": "dmesg", "dmesg-t": "plain"}
+FORM.update(("logcat-" + style, "logcat") for style in logforms.LOGCAT_STYLES)
 
 
 def run_text(argv: list[str]) -> tuple[int, str, str]:
@@ -179,6 +180,38 @@ class FormsTest(FormsBase):
             with self.subTest(name):
                 self.check_form(name)
 
+    def test_logcat_forms(self) -> None:
+        """Android's logcat -b kernel, -v threadtime (the default), brief,
+        time, long and threadtime with -v year,usec,uid: the tag logd
+        took out of each record is put back, a printed ID is the tag
+        "(xxxxxxxx)"."""
+        for style in logforms.LOGCAT_STYLES:
+            with self.subTest(style):
+                self.check_form("logcat-" + style)
+
+    def test_logcat_text_output(self) -> None:
+        """-v long: the annotation follows the message line."""
+        status, out, _ = run_text(["--db", self.db, "annotate",
+                                   self.forms[True]["logcat-long"]])
+        self.assertEqual(status, 0)
+        mce = ID[logforms.SITES[6][3]]
+        self.assertIn("[ 12-06 18:45:46.980     0:    0 F/(%s) ]\n"
+                      "mce: [Hardware Error]: CPU 0: Machine Check: 0 Bank "
+                      "4: b200000000070005\n"
+                      "  -> arch/x86/kernel/cpu/mce/core.c:176 __print_mce "
+                      "<0> [hardware]\n"
+                      "  -- Subject: Machine check exception reported by the "
+                      "CPU\n\n" % mce, out)
+        self.assertEqual(out.count("  u> origin: user"), USER_RECORDS)
+        status, out, _ = run_text(["--db", self.db, "annotate",
+                                   self.forms[False]["logcat-threadtime"]])
+        self.assertIn("I init    : Loading properties from /system/build.prop"
+                      "\n  u> origin: user (init), not a kernel message\n",
+                      out)
+        self.assertIn("E libprocessgroup: Failed to create cgroup uid 0\n"
+                      "  u> origin: user (libprocessgroup), not a kernel "
+                      "message\n", out)
+
     def test_stats_leave_user_space_out(self) -> None:
         """User-space records are counted apart, not as lines the
         matcher missed."""
@@ -274,6 +307,12 @@ class FormsTest(FormsBase):
                          {"plain"})
 
 
+def records_only(data: bytes) -> bytes:
+    """@data without logcat's "--------- beginning of kernel" line."""
+    return b"".join(x for x in data.splitlines(True)
+                    if not x.startswith(b"--------- "))
+
+
 def wrap(data: bytes, width: int, at_spaces: bool) -> list[list[bytes]]:
     """The lines of @data as a terminal (every @width bytes) or a mail
     program (at the last space before @width, the space dropped) wraps
@@ -303,7 +342,7 @@ class WrappedTest(FormsBase):
         """(identified, wrong) of the kernel records of form @name,
         stripped, wrapped."""
         with open(self.forms[False][name], "rb") as f:
-            records = wrap(f.read(), width, at_spaces)
+            records = wrap(records_only(f.read()), width, at_spaces)
         path = os.path.join(self.tmp.name, "wrapped-%s-%d" % (name, width))
         with open(path, "wb") as f:
             f.write(b"".join(p + b"\n" for pieces in records for p in pieces))
@@ -331,7 +370,8 @@ class WrappedTest(FormsBase):
         return identified, wrong
 
     def test_wrapped_lines(self) -> None:
-        for name in ("kern.log", "journal-short", "serial-caller"):
+        for name in ("kern.log", "journal-short", "serial-caller",
+                     "logcat-threadtime"):
             for width, at_spaces in ((80, False), (72, True)):
                 what = "%s at %d" % (name, width)
                 identified, wrong = self.run_wrapped(name, width, at_spaces)
@@ -342,11 +382,12 @@ class WrappedTest(FormsBase):
         """annotate --json joins the wrapped lines as the text does: the
         object of the line that completes a record names the numbers of
         the lines joined, their text and its ID ("id_from": "joined")."""
-        for name in ("kern.log", "journal-short", "serial-caller"):
+        for name in ("kern.log", "journal-short", "serial-caller",
+                     "logcat-threadtime"):
             for width, at_spaces in ((80, False), (72, True)):
                 what = "%s at %d" % (name, width)
                 with open(self.forms[False][name], "rb") as f:
-                    records = wrap(f.read(), width, at_spaces)
+                    records = wrap(records_only(f.read()), width, at_spaces)
                 path = os.path.join(self.tmp.name, "wrapped.json.log")
                 with open(path, "wb") as f:
                     f.write(b"".join(p + b"\n" for ps in records
