@@ -2,8 +2,9 @@
 """Annotate the lines of kernel logs that carry a printed message ID.
 
 A kernel booted with printk.msgid=1 prints "(xxxxxxxx): " in front of
-every message; dmesg, syslog, journalctl and serial consoles put their
-envelope (timestamp, host and tag, /dev/kmsg header) before it.  Each
+every message; dmesg, syslog, journalctl, serial consoles and Android's
+logcat put their envelope (timestamp, host and tag, /dev/kmsg header)
+before it.  Each
 line is copied as it is; a line with an ID is followed by the call sites
 of the ID, or by a mark if the database does not know it::
 
@@ -24,8 +25,10 @@ from typing import BinaryIO, Callable, Iterable, Optional, Protocol
 from msgid_db.ids import CLASS_NONE, classify
 
 #: A printed ID: at the start of a line or after its envelope (a space,
-#: "]", ":", ";" or ">" before it).
-ID_RE = re.compile(rb"(?:^|(?<=[\s\];:>]))\((?P<id>[0-9a-f]{8})\): ")
+#: "]", ":", ";" or ">" before it); Android's logcat shows it as the
+#: record's tag, "/(xxxxxxxx)(    0): " in its brief and time forms.
+ID_RE = re.compile(rb"(?:^|(?<=[\s\];:>/]))\((?P<id>[0-9a-f]{8})\)"
+                   rb"(?:: |\(\ *(?:\w{1,16}:)?\ *\d{1,10}\): )")
 #: Call sites shown for one ID; lookup shows them all.
 MAX_SITES = 3
 _HINT_RE = re.compile(rb"[A-Za-z][A-Za-z0-9_]{2,31}")

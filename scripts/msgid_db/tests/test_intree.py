@@ -240,6 +240,25 @@ class InTreeTest(unittest.TestCase):
         self.assertEqual(proc.returncode, cli.EXIT_USAGE)
         self.assertIn(b"No such file", proc.stderr)
 
+    def test_annotate_logcat(self) -> None:
+        """Android's logcat -b kernel shows a printed ID as the record's
+        tag: -v threadtime "F (xxxxxxxx): ", -v brief and -v time
+        "F/(xxxxxxxx)(    0): "."""
+        self.build()
+        text = (b"mce: [Hardware Error]: CPU 0: Machine Check: 0 Bank 4: "
+                b"b200000000070005\n")
+        site = (b"  -> arch/x86/kernel/cpu/mce/core.c:176 __print_mce <0> "
+                b"[hardware]\n")
+        mce = MCE.encode()
+        for head in (b"12-06 18:45:46.980     0     0 F (%s): " % mce,
+                     b"F/(%s)(    0): " % mce,
+                     b"12-06 18:45:46.980 F/(%s)(    0): " % mce,
+                     b"F/(%s)( root:    0): " % mce):
+            proc = self.run_intree("annotate", stdin=head + text)
+            self.assertEqual(proc.stdout, head + text + site, head)
+        proc = self.run_intree("annotate", stdin=b"F/(%s)(x): " % mce + text)
+        self.assertNotIn(b"->", proc.stdout)
+
     def test_explain(self) -> None:
         """Without catalogs: the call sites and formats, and a note."""
         self.build()
