@@ -1060,12 +1060,12 @@ struct wrapper {
 	char *func;		/* the function of the call site */
 	char *pattern;		/* fnmatch() pattern of its text up to %pV, then '*' */
 	size_t literal;		/* characters of literal text before the %pV */
-	char *head;		/* its format up to the %pV, as the index shows it */
 	bool indexed;		/* one of indexed_wrappers[], and the index shows it */
 };
 
-/* An entry of the index: its function and its format as the index shows it. */
+/* An entry of the index: its file, function and format as the index shows it. */
 struct index_entry {
+	char *file;
 	char *func;
 	char *fmt;
 };
@@ -1086,17 +1086,28 @@ struct index_ids {
  * from macros in front of them (dev_printk(), which prints through a
  * function without an index entry, needs none here). Each is indexed only
  * in a kernel that has its subsystem's macro: a wrapper counts as indexed
- * when the index shows entries of other functions whose formats start
- * with the wrapper's own format up to its %pV (its callers' formats behind
- * its prefix). "indexed wrappers:" says which are. A record of an indexed
- * wrapper whose identifier no index holds is a failure.
+ * when the index shows an entry outside the wrapper's file that starts
+ * with the prefix the macro puts before its callers' formats ("ACPI: %s: "
+ * could also come from a pr_fmt() and a format, so without ACPI's macro a
+ * kernel may count it indexed). "indexed wrappers:" says which are. A
+ * record of an indexed wrapper whose identifier no index holds is a
+ * failure.
  */
-static const char * const indexed_wrappers[] = {
-	"__dev_probe_failed",	/* dev_err_probe(), dev_warn_probe() */
-	"__drm_dev_vprintk",	/* drm_dev_printk(), __drm_err(), drm_dev_dbg() */
-	"__netdev_printk",	/* netdev_printk(), netdev_<level>() */
-	"__ext4_msg",		/* ext4_msg() */
-	"acpi_handle_printk",	/* acpi_handle_<level>() */
+static const struct {
+	const char *func;	/* the wrapper function */
+	const char *file;	/* its file */
+	const char *prefix;	/* what its macro puts before its callers' formats */
+} indexed_wrappers[] = {
+	/* dev_err_probe(), dev_warn_probe() */
+	{ "__dev_probe_failed", "drivers/base/core.c", "%s %s: error %pe: " },
+	/* drm_dev_printk(), __drm_err(), drm_dev_dbg() */
+	{ "__drm_dev_vprintk", "drivers/gpu/drm/drm_print.c", "[drm:%ps] " },
+	/* netdev_printk(), netdev_<level>() */
+	{ "__netdev_printk", "net/core/dev.c", "%s %s %s%s: " },
+	/* ext4_msg() */
+	{ "__ext4_msg", "fs/ext4/super.c", "EXT4-fs (%s): " },
+	/* acpi_handle_<level>() */
+	{ "acpi_handle_printk", "drivers/acpi/utils.c", "ACPI: %s: " },
 };
 
 /*
@@ -1161,13 +1172,12 @@ static void wrapper_add(struct index_ids *ix, const char *line, const char *q_en
 	if (!w.pattern)
 		return;
 	w.func = strndup(func, q - 1 - func);
-	w.head = strndup(q + 1, strstr(q, "%pV") - q - 1);
 	w.indexed = false;
 	if (ix->nw == ix->capw) {
 		ix->capw = ix->capw ? 2 * ix->capw : 64;
 		ix->w = realloc(ix->w, ix->capw * sizeof(*ix->w));
 	}
-	if (!ix->w || !w.func || !w.head)
+	if (!ix->w || !w.func)
 		ksft_exit_fail_msg("out of memory\n");
 	ix->w[ix->nw++] = w;
 }
@@ -1175,28 +1185,34 @@ static void wrapper_add(struct index_ids *ix, const char *line, const char *q_en
 /* Remember the function and the format of the entry @line. */
 static void entry_add(struct index_ids *ix, const char *line, const char *q_end)
 {
-	const char *q = strchr(line, '"'), *sp;
+	const char *q = strchr(line, '"'), *sp, *file = strchr(line, ' '), *colon;
 	struct index_entry e;
 
-	if (!q || q >= q_end)
+	if (!q || q >= q_end || !file || file > q)
+		return;
+	file++;
+	colon = strchr(file, ':');
+	if (!colon || colon > q)
 		return;
 	sp = q - 1;
 	while (sp > line && sp[-1] != ' ')
 		sp--;
+	e.file = strndup(file, colon - file);
 	e.func = strndup(sp, q - 1 - sp);
 	e.fmt = strndup(q + 1, q_end - q - 1);
 	if (ix->ne == ix->cape) {
 		ix->cape = ix->cape ? 2 * ix->cape : 4096;
 		ix->e = realloc(ix->e, ix->cape * sizeof(*ix->e));
 	}
-	if (!ix->e || !e.func || !e.fmt)
+	if (!ix->e || !e.file || !e.func || !e.fmt)
 		ksft_exit_fail_msg("out of memory\n");
 	ix->e[ix->ne++] = e;
 }
 
 /*
- * Which of indexed_wrappers[] the index shows indexed: an entry of another
- * function whose format is the wrapper's up to its %pV, then a caller's.
+ * Which of indexed_wrappers[] the index shows indexed: an entry outside
+ * the wrapper's file whose format starts with what the wrapper's macro
+ * puts before its callers' formats, then a caller's format.
  */
 static void wrappers_mark_indexed(struct index_ids *ix)
 {
@@ -1204,16 +1220,19 @@ static void wrappers_mark_indexed(struct index_ids *ix)
 
 	for (i = 0; i < ix->nw; i++) {
 		struct wrapper *w = &ix->w[i];
-		bool listed = false;
 
 		for (k = 0; k < ARRAY_SIZE(indexed_wrappers); k++)
-			listed |= !strcmp(w->func, indexed_wrappers[k]);
-		len = strlen(w->head);
-		for (j = 0; listed && !w->indexed && j < ix->ne; j++) {
+			if (!strcmp(w->func, indexed_wrappers[k].func))
+				break;
+		if (k == ARRAY_SIZE(indexed_wrappers))
+			continue;
+		len = strlen(indexed_wrappers[k].prefix);
+		for (j = 0; !w->indexed && j < ix->ne; j++) {
 			const struct index_entry *e = &ix->e[j];
 
-			w->indexed = strcmp(e->func, w->func) && !strncmp(e->fmt, w->head, len) &&
-				     e->fmt[len] && strncmp(e->fmt + len, "%pV", 3);
+			w->indexed = strcmp(e->file, indexed_wrappers[k].file) &&
+				     !strncmp(e->fmt, indexed_wrappers[k].prefix, len) &&
+				     e->fmt[len];
 		}
 	}
 }
@@ -1375,10 +1394,10 @@ static void index_ids_free(struct index_ids *ix)
 	for (i = 0; i < ix->nw; i++) {
 		free(ix->w[i].func);
 		free(ix->w[i].pattern);
-		free(ix->w[i].head);
 	}
 	free(ix->w);
 	for (i = 0; i < ix->ne; i++) {
+		free(ix->e[i].file);
 		free(ix->e[i].func);
 		free(ix->e[i].fmt);
 	}
@@ -1428,7 +1447,7 @@ static int index_ids_read(struct index_ids *ix)
 	ix->n = n;
 	wrappers_mark_indexed(ix);
 	for (i = 0; i < ARRAY_SIZE(indexed_wrappers); i++) {
-		const char *name = indexed_wrappers[i], *what = "not in this kernel";
+		const char *name = indexed_wrappers[i].func, *what = "not in this kernel";
 
 		for (n = 0; n < ix->nw; n++)
 			if (!strcmp(ix->w[n].func, name))
