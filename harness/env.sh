@@ -37,6 +37,33 @@ apt_mirror() {
 }
 DEBIAN_MIRROR=${DEBIAN_MIRROR:-$(apt_mirror)}
 
+# private_apt DIR TYPE SUITE: an apt state of its own in DIR, whose
+# sources.list has the one line "TYPE [signed-by=Debian's keyring]
+# ARCHIVE SUITE main" (TYPE deb or deb-src), so that apt-get fetches from
+# the host's Debian mirror without reading or changing the host's apt;
+# sets APT_OPTS (apt-get's options for it) and APT_ARCHIVE. Returns 3,
+# having said why, when there is no mirror or no keyring.
+private_apt() {
+	local dir=$1 type=$2 suite=$3
+	local keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	[ -n "$DEBIAN_MIRROR" ] || {
+		echo "no Debian mirror in the host's apt sources (/etc/apt): set DEBIAN_MIRROR" >&2
+		return 3
+	}
+	case "$suite" in
+	*-security) APT_ARCHIVE=$DEBIAN_MIRROR/debian-security ;;
+	*) APT_ARCHIVE=$DEBIAN_MIRROR/debian ;;
+	esac
+	[ -f "$keyring" ] || { echo "$keyring missing (not a Debian host?)" >&2; return 3; }
+	mkdir -p "$dir/lists/partial" "$dir/archives/partial"
+	: > "$dir/status"
+	echo "$type [signed-by=$keyring] $APT_ARCHIVE $suite main" > "$dir/sources.list"
+	APT_OPTS=(-o "Dir::Etc::SourceList=$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::State=$dir" -o "Dir::State::Lists=$dir/lists"
+		-o "Dir::State::status=$dir/status" -o "Dir::Cache=$dir"
+		-o "Dir::Cache::Archives=$dir/archives" -o APT::Sandbox::User=root)
+}
+
 # Debian's own kernel package built from that base (make distro-check):
 # what msgid-db.py meets on a distribution, a bzImage and *.ko.xz modules
 # built without CONFIG_PRINTK_INDEX. Moves with BASE_VERSION.

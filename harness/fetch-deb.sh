@@ -18,23 +18,11 @@ stamp=$dir/root/.fetched
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pkg=$version" ]; then
 	exit 0
 fi
-[ -n "$DEBIAN_MIRROR" ] || { echo "no Debian mirror in the host's apt sources (/etc/apt): set DEBIAN_MIRROR" >&2; exit 3; }
-case "$suite" in
-*-security) archive=$DEBIAN_MIRROR/debian-security ;;
-*) archive=$DEBIAN_MIRROR/debian ;;
-esac
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-[ -f "$keyring" ] || { echo "$keyring missing (not a Debian host?)" >&2; exit 3; }
-
 apt=$dir/apt
 rm -rf "$dir"
-mkdir -p "$apt/lists/partial" "$apt/archives/partial"
-: > "$apt/status"
-echo "deb [signed-by=$keyring] $archive $suite main" > "$apt/sources.list"
-opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-      -o "Dir::State=$apt" -o "Dir::State::Lists=$apt/lists"
-      -o "Dir::State::status=$apt/status" -o "Dir::Cache=$apt"
-      -o "Dir::Cache::Archives=$apt/archives" -o APT::Sandbox::User=root)
+private_apt "$apt" deb "$suite" || exit 3
+opts=("${APT_OPTS[@]}")
+archive=$APT_ARCHIVE
 
 say "fetching $pkg $version from $suite ($archive)"
 if ! apt-get "${opts[@]}" -q update > "$apt/update.log" 2>&1; then

@@ -13,23 +13,12 @@ set -eu
 
 src=$1 version=$2 suite=$3 dest=$(realpath -m "$4")
 [ -f "$dest" ] && exit 0
-[ -n "$DEBIAN_MIRROR" ] || { echo "no Debian mirror in the host's apt sources (/etc/apt): set DEBIAN_MIRROR" >&2; exit 3; }
-case "$suite" in
-*-security) archive=$DEBIAN_MIRROR/debian-security ;;
-*) archive=$DEBIAN_MIRROR/debian ;;
-esac
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-[ -f "$keyring" ] || { echo "$keyring missing (not a Debian host?)" >&2; exit 3; }
-
 apt=$(dirname "$dest")/apt-src
 rm -rf "$apt"
-mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$apt/get"
-: > "$apt/status"
-echo "deb-src [signed-by=$keyring] $archive $suite main" > "$apt/sources.list"
-opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-      -o "Dir::State=$apt" -o "Dir::State::Lists=$apt/lists"
-      -o "Dir::State::status=$apt/status" -o "Dir::Cache=$apt"
-      -o "Dir::Cache::Archives=$apt/archives" -o APT::Sandbox::User=root)
+private_apt "$apt" deb-src "$suite" || exit 3
+mkdir -p "$apt/get"
+opts=("${APT_OPTS[@]}")
+archive=$APT_ARCHIVE
 
 say "fetching the upstream tarball of $src $version from $suite's sources ($archive)"
 if ! apt-get "${opts[@]}" -q update > "$apt/update.log" 2>&1; then
