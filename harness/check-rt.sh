@@ -31,7 +31,7 @@ say "booting the PREEMPT_RT kernel on 4 vCPUs and running the kselftest (about 2
 # No devices (hw), no DRM in this configuration.
 SELFTEST_KERNEL=$name SELFTEST_WORK=$work SELFTEST_BOOT_LOG=$work/boot.log \
 	SELFTEST_OVERLAY=$overlay SELFTEST_SKIP='hw|drm|drm device|rust' \
-	SELFTEST_CMDLINE="log_buf_len=32M rcupdate.rcu_cpu_stall_timeout=120" \
+	SELFTEST_CMDLINE="log_buf_len=128M rcupdate.rcu_cpu_stall_timeout=120" \
 	"$H/selftest.sh"
 
 echo "what the stress checked:"
