@@ -205,15 +205,19 @@ def blocks_of(tree: str, path: str) -> List[Block]:
     return blocks
 
 
-def assign(tree: str, m: Manifest) -> Tuple[Dict[str, List[Tuple[int, Block]]], Dict[str, int]]:
-    """Give every change block and every new file to exactly one patch."""
+def assign(tree: str, m: Manifest) -> Tuple[Dict[str, List[Tuple[int, Block]]], Dict[str, int],
+                                           List[str]]:
+    """Give every change block and every new file to exactly one patch, but
+    the new files the manifest keeps out of every series (the third list)."""
     patches = m.patches
     status = git(tree, 'diff', '--name-status', '--no-renames', 'base', 'overlay')
     modified: Dict[str, List[Tuple[int, Block]]] = {}
     added: Dict[str, int] = {}
+    kept: List[str] = []
     for line in status.splitlines():
         st, path = line.split('\t', 1)
         if st == 'A' and kept_out(m, path):
+            kept.append(path)
             continue
         owners = [(i, t) for i, p in enumerate(patches) for t in p.takes
                   if t.path == path or (t.path.endswith('/') and path.startswith(t.path))]
@@ -246,7 +250,7 @@ def assign(tree: str, m: Manifest) -> Tuple[Dict[str, List[Tuple[int, Block]]], 
             # may leave a change out.
             if not t.used and in_base(tree, t.path) and os.environ.get('LTS') != '1':
                 raise SeriesError(f'"{p.subject}": take {t.path} {t.regex.pattern if t.regex else ""} matches nothing')
-    return modified, added
+    return modified, added, kept
 
 
 def maintainers_entry(added: Dict[str, int], name: str, email: str) -> str:
@@ -311,7 +315,7 @@ def add_headers(path: str, to: List[str], cc: List[str]) -> None:
 def main() -> int:
     tree, outdir = (os.path.abspath(a) for a in sys.argv[1:3])
     m = parse_manifest(MANIFEST)
-    modified, added = assign(tree, m)
+    modified, added, kept_paths = assign(tree, m)
     lts = os.environ.get('LTS') == '1'
 
     name = git(ROOT, 'config', 'user.name', check=False).strip()
@@ -399,6 +403,7 @@ def main() -> int:
     shutil.rmtree(outdir, ignore_errors=True)
     os.makedirs(outdir)
     order = []
+    number = {x.name: i for i, x in enumerate(series)}
     for n, s in enumerate(series, 1):
         sub = os.path.join(outdir, f'{n:02d}-{s.name}')
         order.append(os.path.basename(sub))
@@ -411,11 +416,9 @@ def main() -> int:
         all_to: List[str] = []
         all_cc: List[str] = []
         files = sorted(os.listdir(sub))
-        for fn in files[1:]:
-            # The backport goes to distributions' kernel teams, not to
-            # the upstream maintainers: no To/Cc of theirs.
-            if lts:
-                break
+        # The backport goes to distributions' kernel teams, not to the
+        # upstream maintainers: no To/Cc of theirs.
+        for fn in [] if lts else files[1:]:
             to, cc = get_maintainers(tree, mfile, os.path.join(sub, fn))
             add_headers(os.path.join(sub, fn), to, cc)
             all_to += [a for a in to if a not in all_to]
@@ -427,7 +430,7 @@ def main() -> int:
         text = text.replace('*** SUBJECT HERE ***', s.subject)
         body = s.body.replace('@BASE@', base)
         if s.depends:
-            body = body.replace('@DEPENDS@', series[[x.name for x in series].index(s.depends)].subject)
+            body = body.replace('@DEPENDS@', series[number[s.depends]].subject)
         text = text.replace('*** BLURB HERE ***', body)
         with open(cover_path, 'w', encoding='utf-8') as f:
             f.write(text)
@@ -438,7 +441,7 @@ def main() -> int:
                     f.write(f'{j:04d}\t{keep}\n')
         with open(os.path.join(sub, 'depends'), 'w', encoding='utf-8') as f:
             if s.depends:
-                f.write(order[[x.name for x in series].index(s.depends)] + '\n')
+                f.write(order[number[s.depends]] + '\n')
         print(f'series: {sub}: {len(s.patches)} patch(es) for {s.tree or "its tree"}'
               f'{", on " + s.depends if s.depends else ""}; To: {", ".join(all_to) or "-"}')
     os.unlink(mfile)
@@ -447,11 +450,7 @@ def main() -> int:
     # The new files that go to no series (series-check leaves them out of
     # its comparison with the overlay).
     with open(os.path.join(outdir, 'kept-out'), 'w', encoding='utf-8') as f:
-        status = git(tree, 'diff', '--name-status', '--no-renames', 'base', 'overlay')
-        for line in status.splitlines():
-            st, path = line.split('\t', 1)
-            if st == 'A' and kept_out(m, path):
-                f.write(path + '\n')
+        f.write(''.join(p + '\n' for p in kept_paths))
     print(f'series: {len(series)} series, {sum(len(s.patches) for s in series)} patches in {outdir}')
     return 0
 
