@@ -1063,24 +1063,6 @@ struct wrapper {
 	bool indexed;		/* one of indexed_wrappers[], and the index shows it */
 };
 
-/* An entry of the index: its file, function and format as the index shows it. */
-struct index_entry {
-	char *file;
-	char *func;
-	char *fmt;
-};
-
-/* The identifiers shown by every file of the live printk index. */
-struct index_ids {
-	uint32_t *id;		/* sorted, without duplicates */
-	size_t n, cap;
-	size_t files, entries;
-	struct wrapper *w;	/* the wrapper call sites */
-	size_t nw, capw;
-	struct index_entry *e;	/* every entry, for indexed_wrappers[] */
-	size_t ne, cape;
-};
-
 /*
  * The wrapper functions whose callers' formats the printk index can get
  * from macros in front of them (dev_printk(), which prints through a
@@ -1108,6 +1090,17 @@ static const struct {
 	{ "__ext4_msg", "fs/ext4/super.c", "EXT4-fs (%s): " },
 	/* acpi_handle_<level>() */
 	{ "acpi_handle_printk", "drivers/acpi/utils.c", "ACPI: %s: " },
+};
+
+/* The identifiers shown by every file of the live printk index. */
+struct index_ids {
+	uint32_t *id;		/* sorted, without duplicates */
+	size_t n, cap;
+	size_t files, entries;
+	struct wrapper *w;	/* the wrapper call sites */
+	size_t nw, capw;
+	/* whether an entry shows the macro prefix of indexed_wrappers[i] */
+	bool prefixed[ARRAY_SIZE(indexed_wrappers)];
 };
 
 /*
@@ -1183,10 +1176,15 @@ static void wrapper_add(struct index_ids *ix, const char *line, const char *q_en
 }
 
 /* Remember the function and the format of the entry @line. */
-static void entry_add(struct index_ids *ix, const char *line, const char *q_end)
+/*
+ * Note which of indexed_wrappers[] the entry @line shows indexed: it is
+ * outside the wrapper's file and its format is what the wrapper's macro
+ * puts before its callers' formats, then a caller's format.
+ */
+static void entry_prefixes(struct index_ids *ix, const char *line, const char *q_end)
 {
-	const char *q = strchr(line, '"'), *sp, *file = strchr(line, ' '), *colon;
-	struct index_entry e;
+	const char *q = strchr(line, '"'), *file = strchr(line, ' '), *colon;
+	size_t k, len;
 
 	if (!q || q >= q_end || !file || file > q)
 		return;
@@ -1194,47 +1192,26 @@ static void entry_add(struct index_ids *ix, const char *line, const char *q_end)
 	colon = strchr(file, ':');
 	if (!colon || colon > q)
 		return;
-	sp = q - 1;
-	while (sp > line && sp[-1] != ' ')
-		sp--;
-	e.file = strndup(file, colon - file);
-	e.func = strndup(sp, q - 1 - sp);
-	e.fmt = strndup(q + 1, q_end - q - 1);
-	if (ix->ne == ix->cape) {
-		ix->cape = ix->cape ? 2 * ix->cape : 4096;
-		ix->e = realloc(ix->e, ix->cape * sizeof(*ix->e));
+	for (k = 0; k < ARRAY_SIZE(indexed_wrappers); k++) {
+		len = strlen(indexed_wrappers[k].prefix);
+		if ((size_t)(colon - file) == strlen(indexed_wrappers[k].file) &&
+		    !strncmp(file, indexed_wrappers[k].file, colon - file))
+			continue;
+		if ((size_t)(q_end - q - 1) > len &&
+		    !strncmp(q + 1, indexed_wrappers[k].prefix, len))
+			ix->prefixed[k] = true;
 	}
-	if (!ix->e || !e.file || !e.func || !e.fmt)
-		ksft_exit_fail_msg("out of memory\n");
-	ix->e[ix->ne++] = e;
 }
 
-/*
- * Which of indexed_wrappers[] the index shows indexed: an entry outside
- * the wrapper's file whose format starts with what the wrapper's macro
- * puts before its callers' formats, then a caller's format.
- */
+/* The wrapper call sites of indexed_wrappers[] whose prefix the index shows. */
 static void wrappers_mark_indexed(struct index_ids *ix)
 {
-	size_t i, j, k, len;
+	size_t i, k;
 
-	for (i = 0; i < ix->nw; i++) {
-		struct wrapper *w = &ix->w[i];
-
+	for (i = 0; i < ix->nw; i++)
 		for (k = 0; k < ARRAY_SIZE(indexed_wrappers); k++)
-			if (!strcmp(w->func, indexed_wrappers[k].func))
-				break;
-		if (k == ARRAY_SIZE(indexed_wrappers))
-			continue;
-		len = strlen(indexed_wrappers[k].prefix);
-		for (j = 0; !w->indexed && j < ix->ne; j++) {
-			const struct index_entry *e = &ix->e[j];
-
-			w->indexed = strcmp(e->file, indexed_wrappers[k].file) &&
-				     !strncmp(e->fmt, indexed_wrappers[k].prefix, len) &&
-				     e->fmt[len];
-		}
-	}
+			if (!strcmp(ix->w[i].func, indexed_wrappers[k].func))
+				ix->w[i].indexed = ix->prefixed[k];
 }
 
 /* Whether the index shows the callers of wrapper function @func. */
@@ -1382,7 +1359,7 @@ static int index_ids_add(struct index_ids *ix, char *buf, const char *name)
 		}
 		ix->id[ix->n++] = id;
 		wrapper_add(ix, line, q);
-		entry_add(ix, line, q);
+		entry_prefixes(ix, line, q);
 	}
 	return 0;
 }
@@ -1396,12 +1373,6 @@ static void index_ids_free(struct index_ids *ix)
 		free(ix->w[i].pattern);
 	}
 	free(ix->w);
-	for (i = 0; i < ix->ne; i++) {
-		free(ix->e[i].file);
-		free(ix->e[i].func);
-		free(ix->e[i].fmt);
-	}
-	free(ix->e);
 	free(ix->id);
 }
 
