@@ -24,6 +24,13 @@ fi
 # make selftest, and its speed against the index database and against a
 # --source database of the tree (built once, kept in out/bench-db/).
 [ -f out/boot/boot.log ] && args+=(--boot-log out/boot/boot.log)
+# It is this job's own file: built again when a scanner file is newer
+# (msgid_db.bench refuses a stale one and never removes a file it is given).
 mkdir -p out/bench-db
-args+=(--source-db out/bench-db/source.db)
+db=out/bench-db/source.db
+if [ -f "$db" ] && [ -n "$(find scripts/msgid_db -name 'source*.py' -newer "$db")" ]; then
+	echo "bench-db: $db is older than the scanner: building it again"
+	rm -f "$db"
+fi
+args+=(--source-db "$db")
 PYTHONPATH=scripts exec "$py" -m msgid_db.bench "${args[@]}" "$@"

@@ -299,8 +299,13 @@ def run_match(args: argparse.Namespace, db: str, tmp: str) -> None:
                 not _has_match_index(args.source_db) or
                 os.path.getmtime(args.source_db) <
                 os.path.getmtime(source.__file__)):
-            # Built before the word index, or by an older scanner.
-            os.unlink(args.source_db)
+            # Built before the word index, or by an older scanner: the
+            # figures would not be this scanner's. The file is the
+            # user's: it is never removed here.
+            sys.exit("bench: %s is older than the scanner (%s) or has no "
+                     "word index: remove it to have it built again from "
+                     "--tree, or name another file"
+                     % (args.source_db, source.__file__))
         if not os.path.isfile(args.source_db):
             start = time.perf_counter()
             proc = subprocess.run(
