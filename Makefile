@@ -60,7 +60,7 @@ help:
 	@echo "make pipeline-syslog-ng  the same with syslog-ng (downloaded, not installed)"
 	@echo "make distro-check  msgid-db.py on Debian's own kernel package of the base (15 s; skips offline)"
 	@echo "make stability   share of IDs kept from Debian's 6.1 to the base (about 10 min cold)"
-	@echo "make db-releases msgid-db.py database of Debian's 6.1, 6.12, 7.2 and 7.3 sources (out/releases)"
+	@echo "make db-releases msgid-db.py database of Debian's 5.10, 6.1, 6.12, 7.2 and 7.3 sources (out/releases)"
 
 deps:
 	$(J) $(H)/deps.sh

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # db-releases.sh: the msgid-db.py database of several releases, from
-# Debian's linux-source packages of 6.1 (OLD_* in env.sh), 6.12 (LTS_*),
-# 7.2 (R72_* below) and 7.3 (BASE_*, out/base: make base), fetched with
+# Debian's linux-source packages of 5.10 (R510_* below), 6.1 (OLD_* in
+# env.sh), 6.12 (LTS_*), 7.2 (R72_* below) and 7.3 (BASE_*, out/base:
+# make base), fetched with
 # harness/fetch-deb.sh into out/releases/ (apt-get download with a state
 # of its own from the mirror env.sh names: nothing is installed on the
 # host). Each tree is unpacked once and scanned once (msgid-db.py build
@@ -12,13 +13,18 @@
 #
 # 7.2 is in no suite env.sh pins: its newest upload in R72_SUITE is
 # taken (R72_VERSION pins one); where there is none, the database is
-# built without it and says so.
+# built without it and says so. 5.10 (Debian 11's LTS kernel, in
+# R510_SUITE) likewise: the oldest release, for the logs of 5.x kernels
+# (Ubuntu's 5.15 among them), whose formats 6.1 no longer has.
 set -eu
 . "$(dirname "$0")/env.sh"
 
 R72_PKG=linux-source-7.2
 R72_SUITE=${R72_SUITE:-trixie-backports}
 R72_VERSION=${R72_VERSION:-}
+R510_PKG=linux-source-5.10
+R510_SUITE=${R510_SUITE:-bullseye-security}
+R510_VERSION=${R510_VERSION:-}
 dir=$OUT/releases
 tool=$ROOT/scripts/msgid-db.py
 mkdir -p "$dir"
@@ -66,6 +72,15 @@ fetch() {
 }
 
 names=()
+if [ ! -f "$dir/5.10.tar.xz" ] && [ -z "$R510_VERSION" ]; then
+	R510_VERSION=$(newest "$R510_PKG" "$R510_SUITE")
+fi
+if [ -f "$dir/5.10.tar.xz" ] || { [ -n "$R510_VERSION" ] &&
+	fetch 5.10 "$R510_PKG" "$R510_VERSION" "$R510_SUITE" "usr/src/$R510_PKG.tar.xz"; }; then
+	names+=(5.10)
+else
+	say "5.10: no $R510_PKG in $R510_SUITE (R510_SUITE and R510_VERSION name another): left out"
+fi
 if fetch 6.1 "$OLD_PKG" "$OLD_VERSION" "$OLD_SUITE" "$OLD_TARBALL"; then
 	names+=(6.1)
 else
