@@ -20,10 +20,10 @@ lines, dmesg multi-line continuations)::
 import json
 import re
 from dataclasses import dataclass
-from typing import BinaryIO, Callable, Iterable, Optional, TextIO
+from typing import BinaryIO, Callable, Iterable, Optional, Sequence, TextIO
 
-from msgid_db import annotate
-from msgid_db.annotate import MAX_SITES, Sites
+from msgid_db import annotate, database, ids
+from msgid_db.annotate import MAX_SITES, Site, Sites
 from msgid_db.catalog import Catalog
 from msgid_db.ids import CLASS_NONE, classify
 from msgid_db.logreader import ORIGIN_KERNEL, ORIGIN_USER, LogReader, Record
@@ -90,6 +90,9 @@ class Annotator(annotate.Annotator):
         #: called with the release of each "Linux version" record that
         #: names another one (a merged database prefers its call sites)
         self.on_release: Optional[Callable[[str], None]] = None
+        #: (id, matched texts) -> the call sites printing them (printing())
+        self._printing: dict[tuple[str, tuple[bytes, ...]],
+                             set[tuple[str, int]]] = {}
 
     def find(self, line: bytes) -> Optional[tuple[str, bytes]]:
         """Return (id, message text) if @line carries an ID."""
@@ -257,17 +260,36 @@ class Annotator(annotate.Annotator):
             stats.ambiguous -= before.how == "ambiguous"
         return ("  ~> (%s) matched by text, joined with the line after it "
                 "(wrapped)\n" % r.id).encode() \
-            + self.annotation(r.id, classify(self._joined), self._joined)
+            + self.matched_annotation(r, classify(self._joined),
+                                      self._joined)
 
     def printed(self, rec: Record, stats: Stats) -> bytes:
         """The annotation of a record with a printed ID: its call sites,
         a mark if the database does not know the ID (never a guess), and
         a note if its text contradicts it."""
         assert rec.msgid is not None
-        pending = self.known(rec.msgid, rec.text, stats)
+        r = self.same_text(rec.msgid, rec.text)
+        if r is not None:
+            stats.with_id += 1
+            stats.resolved += 1
+            pending = self.matched_annotation(r, classify(rec.text),
+                                              rec.text)
+        else:
+            pending = self.known(rec.msgid, rec.text, stats)
         if self.matcher:
             pending = self.contradiction(rec.msgid, rec.text) + pending
         return pending
+
+    def same_text(self, msgid: str, text: bytes) -> Optional[Result]:
+        """The match of @text if its ID is the printed @msgid and that ID
+        has more call sites than are shown (ACPICA's "%s"): its call
+        sites that print the text go first."""
+        sites = self.sites.get(msgid, []) or []
+        if self.matcher is None or len(sites) <= self.max_sites:
+            return None
+        r = self.matcher.identify(text)
+        return r if r.how == "match" and r.id == msgid and r.canons \
+            else None
 
     def text_of(self, line: bytes) -> bytes:
         """The message text of a line (envelope and printed ID removed)."""
@@ -287,7 +309,7 @@ class Annotator(annotate.Annotator):
             stats.matched += 1
             return ("  ~> (%s) matched by text%s\n" % (
                 r.id, ", a KERN_CONT join" if r.cont else "")).encode() \
-                + self.annotation(r.id, classify(rec.text), rec.text)
+                + self.matched_annotation(r, classify(rec.text), rec.text)
         if r.how == "ambiguous":
             stats.ambiguous += 1
             return ("  ?> ambiguous: %s\n" % " ".join(
@@ -327,7 +349,7 @@ class Annotator(annotate.Annotator):
             obj["origin"] = ORIGIN_KERNEL
             obj["id_from"] = "joined"
             obj["cont"] = r.cont
-            self._identified(obj, r.id, text)
+            self._identified(obj, r.id, text, r.canons)
             return obj
         if rec.is_record:
             obj["origin"] = rec.origin
@@ -347,10 +369,13 @@ class Annotator(annotate.Annotator):
             if r.how != "match" or r.id is None:
                 return obj
             msgid = r.id
+            canons = r.canons
             obj["id_from"] = "match"
             obj["cont"] = r.cont
         else:
             msgid = rec.msgid
+            same = self.same_text(msgid, rec.text)
+            canons = same.canons if same is not None else []
             obj["id_from"] = "prefix"
             if msgid not in self.sites:
                 obj["unknown"] = True
@@ -359,26 +384,91 @@ class Annotator(annotate.Annotator):
                 if r.how == "match" and r.id != msgid \
                         and msgid not in r.matched:
                     obj["contradicted_by"] = r.id
-        self._identified(obj, msgid, rec.text)
+        self._identified(obj, msgid, rec.text, canons)
         return obj
 
-    def _identified(self, obj: dict, msgid: str, text: bytes) -> None:
+    def _identified(self, obj: dict, msgid: str, text: bytes,
+                    canons: Sequence[bytes] = ()) -> None:
         """Add @msgid, the ID of the message @text, its class, call sites
-        and subject to the JSON object @obj."""
+        (those that print the matched formats @canons first) and subject
+        to the JSON object @obj."""
         text_class = classify(text)
-        sites = self.sites.get(msgid, [])
+        sites = self.ordered(msgid, canons)
         obj["id"] = msgid
         obj["class"] = (text_class if text_class != CLASS_NONE or not sites
                         else sites[0][4])
-        obj["sites"] = self._sites(msgid)
+        obj["sites"] = self._sites(msgid, sites)
         subject = self.subject(msgid)
         if subject:
             obj["subject"] = subject
 
-    def _sites(self, msgid: str) -> list[dict]:
+    def _sites(self, msgid: str, sites: Optional[list[Site]] = None
+               ) -> list[dict]:
+        if sites is None:
+            sites = self.sites.get(msgid, []) or []
         return [{"file": f, "line": n, "function": fn, "module": mod,
                  "class": c, "level": lvl}
-                for f, n, fn, mod, c, lvl in self.sites.get(msgid, [])]
+                for f, n, fn, mod, c, lvl in sites]
+
+    def printing(self, msgid: str, canons: Sequence[bytes]
+                 ) -> set[tuple[str, int]]:
+        """(file, line) of the call sites of @msgid whose format prints
+        one of the texts @canons (Result.canons of a match): of an ID
+        that many call sites print with different texts (the "%s" of
+        ACPICA's messages, source_acpica.py), the ones that fit the line.
+        Read from the database (self.sites a database.SiteMap); none
+        otherwise."""
+        db = getattr(self.sites, "db", None)
+        if not canons or db is None:
+            return set()
+        key = (msgid, tuple(canons))
+        found = self._printing.get(key)
+        if found is None:
+            want = set(canons)
+            found = set()
+            for file, line, canon, fmt in db.query(
+                    "SELECT %s FROM sites WHERE id = ?" % ", ".join(
+                        database.select(c) for c in
+                        ("file", "line", "canonical", "format")), (msgid,)):
+                if canon.encode("utf-8", "surrogateescape") in want or \
+                        ids.canonical(fmt.encode("utf-8", "surrogateescape")
+                                      ) in want:
+                    found.add((file, line))
+            if len(self._printing) >= 4096:
+                self._printing.clear()
+            self._printing[key] = found
+        return found
+
+    def ordered(self, msgid: str, canons: Sequence[bytes] = ()
+                ) -> list[Site]:
+        """The call sites of @msgid, those that print @canons first."""
+        sites = self.sites.get(msgid, []) or []
+        first = self.printing(msgid, canons) if len(sites) > 1 else set()
+        if not first or len(first) == len(sites):
+            return sites
+        # (one call of ACPI_ERROR_NAMESPACE() is a site per message: once)
+        return list(dict.fromkeys(s for s in sites if (s[0], s[1]) in first)) \
+            + [s for s in sites if (s[0], s[1]) not in first]
+
+    def matched_annotation(self, r: Result, text_class: str, text: bytes
+                           ) -> bytes:
+        """annotation() of the ID of the match @r, the call sites that
+        print the formats that fit first (not the same first few of an
+        ID of many call sites for every line)."""
+        assert r.id is not None
+        sites = self.sites.get(r.id, []) or []
+        if len(sites) <= self.max_sites:
+            return self.annotation(r.id, text_class, text)
+        ordered = self.ordered(r.id, r.canons)
+        if ordered is sites:
+            return self.annotation(r.id, text_class, text)
+        view = annotate.Annotator({r.id: ordered}, self.max_sites)
+        data = view.annotation(r.id, text_class)
+        subject = self.subject(r.id)
+        if subject and data:
+            data += ("  -- Subject: %s\n" % subject).encode(
+                "utf-8", "backslashreplace")
+        return data
 
     def annotate_json(self, lines: Iterable[bytes], out: TextIO,
                       idle: Optional[Callable[[], bool]] = None) -> Stats:

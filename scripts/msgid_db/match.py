@@ -45,7 +45,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Union
 
-from msgid_db import database
+from msgid_db import database, ids
 
 #: Lines longer than this are not matched: a printk record holds at
 #: most 1024 bytes of text.
@@ -445,6 +445,9 @@ class Result:
     matched: set[str] = field(default_factory=set)
     cont: bool = False                 # matched as a KERN_CONT prefix
     literal: int = 0                   # specificity of the answer
+    # the texts (canonical forms) of the answer's formats that fit: an ID
+    # printed by many call sites names first those that print them
+    canons: list[bytes] = field(default_factory=list)
 
 
 #: A format with words to check: (the words, the format).
@@ -767,12 +770,15 @@ class Matcher:
         if len(fmts) == 1:  # most lines: one format fits
             result.id, result.how = fmts[0].id, "match"
             result.literal = fmts[0].literal
+            result.canons = [fmts[0].canon]
             return result
         best = max(f.literal for f in fmts)
         top = sorted({f.id for f in fmts if f.literal == best})
         result.literal = best
         if len(top) == 1:
             result.id, result.how = top[0], "match"
+            result.canons = sorted({f.canon for f in fmts
+                                    if f.literal == best})
         else:
             result.how, result.candidates = "ambiguous", top
         return result
@@ -804,15 +810,31 @@ _STARTS_RECORD = "level != 'c'"
 SiteFormat = tuple[str, bytes, bool, Optional[str], bool]
 
 
+#: The canonical form of a call site whose code formats its message
+#: itself and hands the text to printk("%s", buffer): ACPICA's
+#: (source_acpica.py), whose sites keep the text as their format.
+PRINTED_AS_TEXT = "%s"
+
+
 def site_format(msgid: object, canon: object, fmt: object,
                 subsys: Optional[str] = None, file: object = ""
                 ) -> SiteFormat:
     """A call site as Matcher wants it: (id, canonical, may be
     continued, wrapper prefix, a Rust literal: the site's @file is a .rs
-    file)."""
+    file).
+
+    A site with the canonical form PRINTED_AS_TEXT, no wrapper prefix and
+    a format that is some other text prints that text through "%s": the
+    matcher matches the text (its canonical form, at the start of a
+    record), under the site's ID, that of "%s"."""
     canon = canon if isinstance(canon, str) else str(canon)
-    return (str(msgid), canon.encode("utf-8", "surrogateescape"),
-            not str(fmt).endswith("\n"), subsys,
+    fmt = str(fmt)
+    raw = canon.encode("utf-8", "surrogateescape")
+    if canon == PRINTED_AS_TEXT and not subsys:
+        text = ids.canonical(fmt.encode("utf-8", "surrogateescape"))
+        if text != raw:
+            raw, subsys = text, ""
+    return (str(msgid), raw, not fmt.endswith("\n"), subsys,
             str(file).endswith(RUST_FILE))
 
 

@@ -640,10 +640,13 @@ def _level_name(level: bytes) -> str:
 
 
 def scan_file(path: str, relpath: Optional[str] = None) -> list[CallSite]:
-    """Return the call sites found in one C or Rust (.rs) file."""
+    """Return the call sites found in one C or Rust (.rs) file (and
+    ACPICA's message macros: source_acpica.py)."""
     if path.endswith(".rs"):
         return source_rs.scan_file(path, relpath)
-    return _FileScanner(path, relpath or path).scan()
+    from msgid_db import source_acpica  # (it imports this module)
+    return _FileScanner(path, relpath or path).scan() + \
+        source_acpica.scan_file(path, relpath)
 
 
 def scan_tree(root: str, jobs: Optional[int] = None) -> Iterator[CallSite]:
