@@ -131,8 +131,17 @@ def text_of(rec: tuple, with_ids: bool) -> bytes:
     """The record's text as the kernel stored it."""
     _, _, _, canon, text = rec
     if canon is not None and with_ids:
-        return b"(%s): %s" % (ID[canon].encode(), text)
+        # A format of SITES, or (records of a real boot) the ID itself.
+        msgid = canon if isinstance(canon, str) else ID[canon]
+        return b"(%s): %s" % (msgid.encode(), text)
     return text
+
+
+def _records(records: Optional[list]) -> list:
+    """@records, or RECORDS when None: (seconds since boot, facility,
+    level, format of SITES, its ID as a string (a real boot's records) or
+    None for user space, text) each."""
+    return RECORDS if records is None else records
 
 
 def _tag(text: bytes) -> tuple[bytes, bytes]:
@@ -142,30 +151,32 @@ def _tag(text: bytes) -> tuple[bytes, bytes]:
     return tag, rest
 
 
-def kmsg(with_ids: bool) -> bytes:
+def kmsg(with_ids: bool, records: Optional[list] = None) -> bytes:
     """/dev/kmsg: "prio,seq,usec,flags;text" (prio: facility and level)."""
     return b"".join(b"%d,%d,%d,-;%s\n" % (
         fac << 3 | level, seq, int(t * 1e6), text_of(r, with_ids))
-        for seq, r in enumerate(RECORDS)
+        for seq, r in enumerate(_records(records))
         for t, fac, level, _, _ in [r])
 
 
-def syslog_buffer(with_ids: bool) -> bytes:
+def syslog_buffer(with_ids: bool, records: Optional[list] = None
+                  ) -> bytes:
     """The kernel's syslog(2) buffer: what dmesg -F reads."""
     return b"".join(b"<%d>[%12.6f] %s\n" % (
         fac << 3 | level, t, text_of(r, with_ids))
-        for r in RECORDS for t, fac, level, _, _ in [r])
+        for r in _records(records) for t, fac, level, _, _ in [r])
 
 
 def _when(t: float) -> datetime.datetime:
     return BOOT + datetime.timedelta(seconds=t)
 
 
-def syslog_file(with_ids: bool, rfc3339: bool) -> bytes:
+def syslog_file(with_ids: bool, rfc3339: bool,
+                records: Optional[list] = None) -> bytes:
     """kern.log/syslog of rsyslog: a kernel record keeps the kernel's
     timestamp in its text (imklog), a program's its own tag."""
     out = []
-    for r in RECORDS:
+    for r in _records(records):
         t, _, _, canon, _ = r
         when = _when(t)
         stamp = (when.isoformat(timespec="microseconds") if rfc3339
@@ -181,10 +192,11 @@ def syslog_file(with_ids: bool, rfc3339: bool) -> bytes:
     return b"".join(out)
 
 
-def journal_short(with_ids: bool, style: str) -> bytes:
+def journal_short(with_ids: bool, style: str,
+                  records: Optional[list] = None) -> bytes:
     """journalctl -o short, short-precise, short-iso, short-monotonic."""
     out = []
-    for r in RECORDS:
+    for r in _records(records):
         t, _, _, canon, _ = r
         when = _when(t)
         stamp = {
@@ -202,14 +214,15 @@ def journal_short(with_ids: bool, style: str) -> bytes:
     return b"".join(out)
 
 
-def journal_json(with_ids: bool, byte_array: bool = False) -> bytes:
+def journal_json(with_ids: bool, byte_array: bool = False,
+                 records: Optional[list] = None) -> bytes:
     """journalctl -o json: one object per record; journald reads the
     kernel's records from /dev/kmsg (_TRANSPORT=kernel) and parses a
     user-space record's identifier out of its text.  With @byte_array,
     MESSAGE is an array of bytes, as journalctl prints a message that is
     not valid UTF-8 or holds control characters."""
     out = []
-    for seq, r in enumerate(RECORDS):
+    for seq, r in enumerate(_records(records)):
         t, fac, level, canon, _ = r
         text = text_of(r, with_ids)
         obj = {
@@ -235,13 +248,14 @@ def journal_json(with_ids: bool, byte_array: bool = False) -> bytes:
     return b"".join(out)
 
 
-def journal_export(with_ids: bool, binary: bool = False) -> bytes:
+def journal_export(with_ids: bool, binary: bool = False,
+                   records: Optional[list] = None) -> bytes:
     """journalctl -o export (systemd's JOURNAL_EXPORT_FORMATS): the
     fields of journal_json() as KEY=value lines, MESSAGE last, an empty
     line after each entry; with @binary, MESSAGE as its name, a line
     break, its size as 64-bit little endian and the bytes."""
     out = []
-    for line in journal_json(with_ids).splitlines():
+    for line in journal_json(with_ids, records=records).splitlines():
         obj = json.loads(line)
         message = obj.pop("MESSAGE").encode()
         entry = b"".join(b"%s=%s\n" % (k.encode(), v.encode())
@@ -314,7 +328,8 @@ LOGCAT_STYLES = {
 }
 
 
-def logcat(with_ids: bool, style: str) -> bytes:
+def logcat(with_ids: bool, style: str, records: Optional[list] = None
+           ) -> bytes:
     """adb logcat -b kernel -v STYLE: the records as logd stores them
     (logd_tag(), the kernel's level as Android's priority letter, pid
     and tid 0, logd's uid root) and as liblog's
@@ -326,7 +341,7 @@ def logcat(with_ids: bool, style: str) -> bytes:
     -v year "%Y-" before the date, -v usec six digits of the second."""
     mods = LOGCAT_STYLES[style]
     out = [b"--------- beginning of kernel\n"]
-    for r in RECORDS:
+    for r in _records(records):
         t, _, level, _, _ = r
         tag, msg = logd_tag(text_of(r, with_ids))
         prio = b"FFFEWIIID"[level:level + 1]
@@ -366,31 +381,34 @@ DMESG_OPTIONS = {
 }
 
 
-def write_forms(directory: str, with_ids: bool) -> dict[str, str]:
+def write_forms(directory: str, with_ids: bool,
+                records: Optional[list] = None) -> dict[str, str]:
     """Write the boot in every form into @directory; return form ->
     path."""
     forms: dict[str, bytes] = {
-        "kmsg": kmsg(with_ids),
-        "kern.log": syslog_file(with_ids, False),
-        "kern.log-rfc3339": syslog_file(with_ids, True),
-        "journal-json": journal_json(with_ids),
-        "journal-json-bytes": journal_json(with_ids, True),
-        "journal-export": journal_export(with_ids),
-        "journal-export-binary": journal_export(with_ids, True),
-        "pstore": PSTORE_HEADER + syslog_buffer(with_ids),
+        "kmsg": kmsg(with_ids, records=records),
+        "kern.log": syslog_file(with_ids, False, records=records),
+        "kern.log-rfc3339": syslog_file(with_ids, True, records=records),
+        "journal-json": journal_json(with_ids, records=records),
+        "journal-json-bytes": journal_json(with_ids, True, records=records),
+        "journal-export": journal_export(with_ids, records=records),
+        "journal-export-binary": journal_export(with_ids, True,
+                                                records=records),
+        "pstore": PSTORE_HEADER + syslog_buffer(with_ids, records=records),
         "serial-caller": b"".join(
             b"[%12.6f][    T1] %s\n" % (r[0], text_of(r, with_ids))
-            for r in RECORDS),
+            for r in _records(records)),
     }
     for style in ("short", "short-precise", "short-iso", "short-monotonic"):
-        forms["journal-" + style] = journal_short(with_ids, style)
+        forms["journal-" + style] = journal_short(with_ids, style,
+                                                  records=records)
     for style in LOGCAT_STYLES:
-        forms["logcat-" + style] = logcat(with_ids, style)
+        forms["logcat-" + style] = logcat(with_ids, style, records=records)
     dmesg = shutil.which("dmesg")
     if dmesg:
         buf = os.path.join(directory, "syslog-buffer")
         with open(buf, "wb") as f:
-            f.write(syslog_buffer(with_ids))
+            f.write(syslog_buffer(with_ids, records=records))
         for name, options in DMESG_OPTIONS.items():
             forms[name] = subprocess.run(
                 [dmesg, "-F", buf] + options, check=True,

@@ -7,6 +7,7 @@ skip when they are absent.
 """
 
 import ast
+import json
 import os
 import re
 import tempfile
@@ -151,6 +152,51 @@ class BootLogTest(unittest.TestCase):
 
 TREE = os.path.join(ROOT, "out", "linux")
 
+#: The databases the tests below share: built once per run, removed with
+#: the process (kind -> path).
+_SHARED: dict[str, str] = {}
+_SHARED_DIR: list[tempfile.TemporaryDirectory] = []
+
+
+def shared_db(kind: str) -> str:
+    """The database of the harness kernel's printk index ("index": its
+    vmlinux and modules) or of the C sources of its tree ("source":
+    out/linux, the base and the series), built on first use."""
+    path = _SHARED.get(kind)
+    if path is None:
+        if not _SHARED_DIR:
+            _SHARED_DIR.append(tempfile.TemporaryDirectory())
+        path = os.path.join(_SHARED_DIR[0].name, kind + ".db")
+        argv = ["--vmlinux", VMLINUX] if kind == "index" else \
+            ["--source", TREE]
+        if kind == "index" and os.path.isdir(BUILD):
+            argv += ["--modules", BUILD]
+        status = cli.main(["--db", path, "build"] + argv)
+        if status:
+            raise AssertionError("build %s failed with status %d"
+                                 % (" ".join(argv), status))
+        _SHARED[kind] = path
+    return path
+
+
+def boot_records() -> list[tuple[float, int, int, str, bytes]]:
+    """The records of the boot log that carry an ID, as
+    logforms.write_forms() takes them: (seconds since boot, facility 0,
+    level 6 (a serial console does not show it), the printed ID, the text
+    without it)."""
+    from msgid_db.logreader import LogReader
+    reader = LogReader()
+    records = []
+    with open(BOOT_LOG, "rb") as f:
+        for line in f:
+            line = line.rstrip(b"\r\n")
+            rec = reader.parse(line)
+            m = re.match(rb"\[ *(\d+\.\d+)\] ", line)
+            if rec.msgid is None or not rec.is_record or not m:
+                continue
+            records.append((float(m.group(1)), 0, 6, rec.msgid, rec.text))
+    return records
+
 
 @unittest.skipUnless(os.path.isfile(VMLINUX) and os.path.isfile(BOOT_LOG),
                      "needs out/build/msgid/vmlinux and out/boot/boot.log "
@@ -159,28 +205,22 @@ class MatchFiguresTest(unittest.TestCase):
     """The boot log's records with their IDs removed, identified by their
     text alone: the ID the kernel printed is the truth (issue goals)."""
 
-    def figures(self, *build: str) -> tuple["figures.Figures", set[str]]:
-        """The figures against a database built with @build, and the IDs
-        of the log's records whose formats hold no literal word."""
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "msgid.db")
-            status = cli.main(["--db", path, "build"] + list(build))
-            self.assertEqual(status, 0)
-            fig = figures.match_figures(path, BOOT_LOG)
-            db = database.Database(path)
-            printed = {x[0] for x in fig.unmatched + fig.ambiguous}
-            wordless = {i for i in printed if all(
-                not match.literal_words(f[1])
-                for f in match.formats_of(db, i))}
-            db.close()
+    def figures(self, kind: str) -> tuple["figures.Figures", set[str]]:
+        """The figures against the database of @kind (shared_db()), and
+        the IDs of the log's records whose formats hold no literal word."""
+        path = shared_db(kind)
+        fig = figures.match_figures(path, BOOT_LOG)
+        db = database.Database(path)
+        printed = {x[0] for x in fig.unmatched + fig.ambiguous}
+        wordless = {i for i in printed if all(
+            not match.literal_words(f[1])
+            for f in match.formats_of(db, i))}
+        db.close()
         self.assertGreater(fig.records, 100, "too few records with an ID")
         return fig, wordless
 
     def test_against_the_index(self) -> None:
-        argv = ["--vmlinux", VMLINUX]
-        if os.path.isdir(BUILD):
-            argv += ["--modules", BUILD]
-        fig, wordless = self.figures(*argv)
+        fig, wordless = self.figures("index")
         report = "\n".join([fig.summary("index")] + fig.details())
         self.assertEqual(fig.wrong, [], report)
         # Every record not identified was printed by a format without a
@@ -197,10 +237,82 @@ class MatchFiguresTest(unittest.TestCase):
 
     @unittest.skipUnless(os.path.isdir(TREE), "needs the tree out/linux")
     def test_against_the_source(self) -> None:
-        fig, _ = self.figures("--source", TREE)
+        fig, _ = self.figures("source")
         report = "\n".join([fig.summary("source")] + fig.details())
         self.assertLessEqual(fig.share(len(fig.wrong)), SOURCE_WRONG, report)
         self.assertGreaterEqual(fig.share(fig.right), SOURCE_RIGHT, report)
+
+
+@unittest.skipUnless(os.path.isfile(VMLINUX) and os.path.isfile(BOOT_LOG),
+                     "needs out/build/msgid/vmlinux and out/boot/boot.log "
+                     "(boot the harness kernel with printk.msgid=1)")
+class BootFormsTest(unittest.TestCase):
+    """Issue 37: the boot's records written in every form people paste
+    (tests/logforms.py: util-linux dmesg's own output, kern.log,
+    journalctl's forms, /dev/kmsg, pstore, logcat...), with their IDs and
+    with them stripped, annotated against the kernel's index and against
+    the source of its tree: every printed ID honoured, no wrong ID.
+    Prints, per form and database, how many were identified."""
+
+    def tally(self, db: str, path: str, records: list) -> tuple[int, ...]:
+        """(records, honoured, right, wrong, ambiguous, missed) of
+        annotate --json @path against @db; the wrong ones are listed in
+        self.wrong."""
+        from msgid_db.tests import clirun
+        status, out, err = clirun.run(["--db", db, "annotate", "--json",
+                                       path])
+        self.assertEqual(status, 0, err)
+        objs = [o for o in map(json.loads, out.splitlines())
+                if o.get("origin") == "kernel" and not o.get("fragment")]
+        if objs and objs[0]["line"].startswith("Panic#1 Part"):
+            objs = objs[1:]     # the pstore dump's header
+        self.assertEqual(len(objs), len(records), path)
+        honoured = right = wrong = ambiguous = missed = 0
+        for obj, rec in zip(objs, records):
+            truth = rec[3]
+            if obj["id"] == truth:
+                right += 1
+                honoured += obj.get("id_from") == "prefix"
+            elif obj["id"]:
+                wrong += 1
+                self.wrong.append("%s: %s given for %s: %s" % (
+                    os.path.basename(path), obj["id"], truth, obj["line"]))
+            elif obj.get("id_from") == "ambiguous":
+                ambiguous += 1
+            else:
+                missed += 1
+        return len(objs), honoured, right, wrong, ambiguous, missed
+
+    def test_every_form(self) -> None:
+        from msgid_db.tests import logforms
+        records = boot_records()
+        self.assertGreater(len(records), 100, "too few records with an ID")
+        kinds = ["index"] + (["source"] if os.path.isdir(TREE) else [])
+        self.wrong: list[str] = []
+        rows = []
+        with tempfile.TemporaryDirectory() as tmp:
+            forms = {}
+            for with_ids in (True, False):
+                d = os.path.join(tmp, "ids" if with_ids else "stripped")
+                os.mkdir(d)
+                forms[with_ids] = logforms.write_forms(d, with_ids, records)
+            for kind in kinds:
+                db = shared_db(kind)
+                for name in sorted(forms[True]):
+                    with_ids = self.tally(db, forms[True][name], records)
+                    stripped = self.tally(db, forms[False][name], records)
+                    rows.append((kind, name, with_ids, stripped))
+                    with self.subTest(form=name, db=kind):
+                        self.assertEqual(with_ids[1], with_ids[0],
+                                         "printed IDs not honoured")
+        print("\nThe boot's %d records in every form (%s): printed IDs "
+              "honoured; IDs stripped: right / wrong / ambiguous / missed"
+              % (len(records), BOOT_LOG))
+        for kind, name, ids, st in rows:
+            print("  %-6s %-24s %4d of %4d   %4d / %d / %d / %d"
+                  % (kind, name, ids[1], ids[0], st[2], st[3], st[4],
+                     st[5]))
+        self.assertEqual(self.wrong, [])
 
 
 #: Percent of the records with an ID. Against the index: the issue's goal,
