@@ -384,7 +384,7 @@ class Format:
     """One distinct canonical format; tokenized when first tried."""
 
     __slots__ = ("id", "canon", "can_start_cont", "_tokens", "wrapper",
-                 "literal", "head", "tail", "starts", "rust")
+                 "literal", "head", "tail", "starts", "rust", "need", "end")
 
     def __init__(self, msgid: str, canon: bytes, cont: bool,
                  starts: str = "", rust: bool = False) -> None:
@@ -404,6 +404,11 @@ class Format:
         self.literal = 0      # literal bytes: the specificity
         self.head = b""       # literal text every match starts with
         self.tail = b""       # ... and every whole-line match ends with
+        # Quick rejections (b"": none, as until tokenized): a piece of
+        # literal text every match holds (the longest), the text a line
+        # must end with (the tail of a format KERN_CONT cannot continue).
+        self.need = b""
+        self.end = b""
 
     @property
     def tokens(self) -> list[Token]:
@@ -425,6 +430,10 @@ class Format:
                 self.head = tokens[0][1]  # type: ignore[assignment]
             if tokens and tokens[-1][0] == LIT:
                 self.tail = tokens[-1][1]  # type: ignore[assignment]
+            self.need = max((v for k, v in tokens if k == LIT), key=len,
+                            default=b"")  # type: ignore[arg-type]
+            if not wrapper and not self.can_start_cont:
+                self.end = self.tail
             self._tokens = tokens
         return self._tokens
 
@@ -665,8 +674,11 @@ class Matcher:
         plain, wrappers = [], []
         for f in cands:
             if f._tokens is None:
-                f.tokens  # tokenizes: sets wrapper, literal, head, tail
-            (wrappers if f.wrapper else plain).append(f)
+                f.tokens  # tokenizes: sets wrapper, literal, need, end ...
+            if not f.wrapper:
+                plain.append(f)
+            elif f.need in text:  # (a wrapper lacking it gives no start)
+                wrappers.append(f)
         if not plain:
             return Result()
         dev_starts: Optional[list[int]]
@@ -686,8 +698,9 @@ class Matcher:
         for f in plain:
             if f.literal < best:
                 break
-            # Quick rejections at C speed before the walk.
-            if f.tail and not f.can_start_cont and not text.endswith(f.tail):
+            # Quick rejections at C speed before the walk: most candidates
+            # lack a piece of their literal text, or end otherwise.
+            if f.need not in text or not text.endswith(f.end):
                 continue
             where = f.starts
             if where == "p":
