@@ -84,6 +84,9 @@ DMESG_RE = re.compile(
     rb"(?:emerg|alert|crit|err|warn|notice|info|debug)\ *:\ ?)?"
     rb"(?P<ts>(?:" + _TS_BRACKET + rb"|" + _TS_ISO_DMESG + rb")\ ?)?"
     rb"(?P<caller>" + _CALLER + rb"\ ?)?", re.VERBOSE)
+#: The common dmesg line, "[    1.234567] text" (no caller field after
+#: the time): where DMESG_RE ends there, at a third of its cost.
+DMESG_PLAIN_RE = re.compile(rb"\[\ *\d+\.\d+\](?!\ ?\[)\ ?")
 
 _TAG = rb"(?P<tag>[^\s:\[\]]{1,64}(?:\[\d{1,10}\])?):(?:\ |$)"
 SYSLOG_RE = re.compile(
@@ -331,8 +334,9 @@ class LogReader:
             if rec is not None:
                 return rec
         if "s" in kinds and (auto or form == "syslog"):
-            m = SYSLOG_RE.match(line)
-            if m is None and line[:1] == b"[":
+            # (a syslog timestamp never starts with "[")
+            m = SYSLOG_RE.match(line) if c != 0x5b else None
+            if m is None and c == 0x5b:
                 m = SYSLOG_MONO_RE.match(line)
                 if m is not None:
                     self._monotonic = True
@@ -347,6 +351,10 @@ class LogReader:
                               else tag.decode("utf-8", "backslashreplace"),
                               sure=True)
         if "d" in kinds and (auto or form == "dmesg"):
+            if c == 0x5b:
+                m = DMESG_PLAIN_RE.match(line)
+                if m:  # no priority, no facility: the kernel's, not sure
+                    return Record(line, "dmesg", line[m.end():])
             m = DMESG_RE.match(line)
             if m and m.end():
                 fac = m.group("fac")
