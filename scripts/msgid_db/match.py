@@ -221,59 +221,74 @@ def positions(tokens: list[Token], text: bytes, start: int = 0
               ) -> Union[set[int], range]:
     """Return every end position of a match of @tokens at @start (a
     range when the format ends in a conversion that takes any text)."""
-    pos = {start}
-    anyfrom: Optional[int] = None  # "every position >= anyfrom"
-    n = len(text)
+    # The positions reachable so far: @one alone while @pos is None (most
+    # walks), else @pos; after an ANY, every position >= @anyfrom.
+    one = start
+    pos: Optional[set[int]] = None
+    anyfrom = -1
+    last = len(tokens) - 1
     for k, (kind, value) in enumerate(tokens):
-        if kind == ANY:
-            anyfrom = min(pos) if pos else None
-            if anyfrom is None:
-                return set()
-            pos = set()
-            continue
         if kind == LIT:
             assert isinstance(value, bytes)
-            if anyfrom is not None:
-                pos = set()
-                nxt = tokens[k + 1][0] if k + 1 < len(tokens) else None
+            if anyfrom >= 0:
                 i = text.find(value, anyfrom)
-                while i >= 0:
-                    pos.add(i + len(value))
-                    if nxt == ANY:
-                        break  # the leftmost occurrence covers the others
-                    i = text.find(value, i + 1)
-                anyfrom = None
-            elif len(pos) == 1:
-                p = pos.pop()
-                if not text.startswith(value, p):
+                anyfrom = -1
+                if i < 0:
                     return set()
-                pos.add(p + len(value))
+                j = -1
+                if k == last or tokens[k + 1][0] != ANY:
+                    j = text.find(value, i + 1)
+                # (before an ANY the leftmost occurrence covers the others)
+                if j < 0:
+                    one, pos = i + len(value), None
+                    continue
+                pos = {i + len(value)}
+                while j >= 0:
+                    pos.add(j + len(value))
+                    j = text.find(value, j + 1)
+            elif pos is None:
+                if not text.startswith(value, one):
+                    return set()
+                one += len(value)
             else:
                 pos = {p + len(value) for p in pos
                        if text.startswith(value, p)}
-        elif kind == WORD:
-            if anyfrom is not None:  # cannot happen: runs are merged
+                if not pos:
+                    return set()
+        elif kind == ANY:
+            if anyfrom >= 0:  # cannot happen: runs are merged
                 return set()
+            anyfrom = one if pos is None else min(pos)
+            pos = None
+        elif anyfrom >= 0:  # cannot happen: runs are merged
+            return set()
+        elif kind == WORD:
             new = set()
-            for p in pos:  # one byte or more, up to the next whitespace
+            for p in ((one,) if pos is None else pos):
+                # one byte or more, up to the next whitespace
                 m = _NO_SPACE.match(text, p)
                 if m:
                     new.update(range(p + 1, m.end() + 1))
-            pos = new
-        else:
-            if anyfrom is not None:  # cannot happen: runs are merged
+            if not new:
                 return set()
+            pos = new
+        elif pos is None:
+            m = value.match(text, one)  # type: ignore[union-attr]
+            if m is None:
+                return set()
+            one = m.end()
+        else:
             new = set()
             for p in pos:
                 m = value.match(text, p)  # type: ignore[union-attr]
                 if m:
                     new.add(m.end())
+            if not new:
+                return set()
             pos = new
-        if not pos:
-            return set()
-    if anyfrom is not None:
-        return range(anyfrom, n + 1)
-    return pos
+    if anyfrom >= 0:
+        return range(anyfrom, len(text) + 1)
+    return {one} if pos is None else pos
 
 
 
@@ -292,6 +307,17 @@ _FMT_WORD_RE = re.compile(
 #: [A-Za-z0-9_], and \b before a word character is that lookbehind, which
 #: costs re a third more).
 TEXT_WORD_RE = re.compile(rb"\b[A-Za-z_]\w{2,}")
+#: Every byte but [A-Za-z0-9_] made a space (text_words()).
+_NOT_WORD = bytes(c if chr(c).isascii() and (chr(c).isalnum() or c == 0x5f)
+                  else 0x20 for c in range(256))
+
+
+def text_words(text: bytes) -> set[bytes]:
+    """The words of a message text: set(TEXT_WORD_RE.findall(@text)),
+    the runs of [A-Za-z0-9_] of three bytes or more that do not start
+    with a digit, found at a third less cost."""
+    return {w for w in text.translate(_NOT_WORD).split()
+            if len(w) > 2 and w[0] > 0x39}  # (a letter or "_")
 
 
 def _rust_flat(m: "re.Match[bytes]") -> bytes:
@@ -554,7 +580,7 @@ class Matcher:
     def candidates(self, text: bytes) -> list[Format]:
         """Formats filed under a word of @text whose other words are all
         in @text too."""
-        words = set(TEXT_WORD_RE.findall(text))
+        words = text_words(text)
         out: list[Format] = []
         known = self.known  # words seen before: no method call
         for w in words:
@@ -671,13 +697,16 @@ class Matcher:
         return self._identify_among(text, cands)
 
     def _identify_among(self, text: bytes, cands: list[Format]) -> Result:
+        # (bytes.find(), not "in": that tries the operand as an integer
+        # first, at the cost of an exception)
+        find = text.find
         plain, wrappers = [], []
         for f in cands:
             if f._tokens is None:
                 f.tokens  # tokenizes: sets wrapper, literal, need, end ...
             if not f.wrapper:
                 plain.append(f)
-            elif f.need in text:  # (a wrapper lacking it gives no start)
+            elif find(f.need) >= 0:  # (a wrapper lacking it gives no start)
                 wrappers.append(f)
         if not plain:
             return Result()
@@ -700,7 +729,7 @@ class Matcher:
                 break
             # Quick rejections at C speed before the walk: most candidates
             # lack a piece of their literal text, or end otherwise.
-            if f.need not in text or not text.endswith(f.end):
+            if find(f.need) < 0 or not text.endswith(f.end):
                 continue
             where = f.starts
             if where == "p":
