@@ -256,7 +256,7 @@ class LogReader:
         text = rec.text
         if rec.form in ("syslog", "json", "export", "logcat"):
             text = text[KERNEL_PREFIX_RE.match(text).end():]  # type: ignore
-        m = ID_RE.match(text)
+        m = ID_RE.match(text) if text[:1] == b"(" else None
         if m is None and rec.form == "plain":
             m = EMBEDDED_ID_RE.search(text)
         if m is not None:
@@ -337,7 +337,9 @@ class LogReader:
             # (a syslog timestamp never starts with "[")
             m = SYSLOG_RE.match(line) if c != 0x5b else None
             if m is None and c == 0x5b:
-                m = SYSLOG_MONO_RE.match(line)
+                # (its tag, "kernel" or "name[pid]", ends in "l:" or "]:")
+                m = SYSLOG_MONO_RE.match(line) if line.find(b"]:") >= 0 \
+                    or line.find(b"l:") >= 0 else None
                 if m is not None:
                     self._monotonic = True
                 elif self._monotonic:
