@@ -410,7 +410,8 @@ class Format:
     """One distinct canonical format; tokenized when first tried."""
 
     __slots__ = ("id", "canon", "can_start_cont", "_tokens", "wrapper",
-                 "literal", "head", "tail", "starts", "rust", "need", "end")
+                 "literal", "head", "tail", "starts", "rust", "need", "end",
+                 "rank")
 
     def __init__(self, msgid: str, canon: bytes, cont: bool,
                  starts: str = "", rust: bool = False) -> None:
@@ -435,6 +436,7 @@ class Format:
         # must end with (the tail of a format KERN_CONT cannot continue).
         self.need = b""
         self.end = b""
+        self.rank = 0  # the literal, -1 for a wrapper: sorts those last
 
     @property
     def tokens(self) -> list[Token]:
@@ -460,6 +462,7 @@ class Format:
                             default=b"")  # type: ignore[arg-type]
             if not wrapper and not self.can_start_cont:
                 self.end = self.tail
+            self.rank = -1 if wrapper else self.literal
             self._tokens = tokens
         return self._tokens
 
@@ -700,16 +703,22 @@ class Matcher:
         # (bytes.find(), not "in": that tries the operand as an integer
         # first, at the cost of an exception)
         find = text.find
-        plain, wrappers = [], []
         for f in cands:
             if f._tokens is None:
                 f.tokens  # tokenizes: sets wrapper, literal, need, end ...
-            if not f.wrapper:
-                plain.append(f)
-            elif find(f.need) >= 0:  # (a wrapper lacking it gives no start)
-                wrappers.append(f)
-        if not plain:
-            return Result()
+        # Most literal text first, wrappers last: once a whole line
+        # matched, only formats as specific can still tie with it.
+        plain = cands
+        plain.sort(key=_RANK, reverse=True)
+        if plain[0].rank < 0:
+            return Result()  # wrappers only
+        wrappers: list[Format] = []
+        if plain[-1].rank < 0:
+            i = len(plain) - 1
+            while plain[i - 1].rank < 0:
+                i -= 1
+            wrappers = [f for f in plain[i:]  # (a wrapper lacking it
+                        if find(f.need) >= 0]  # gives no start)
         dev_starts: Optional[list[int]]
         if wrappers:
             plain_starts, dev_starts = self.starts(text, wrappers)
@@ -720,13 +729,10 @@ class Matcher:
         after: dict[str, list[int]] = {}  # "=PREFIX" -> where the text starts
         whole: list[Format] = []
         prefix: list[Format] = []
-        # Most literal text first: once a whole line matched, only formats
-        # as specific can still tie with it.
-        plain.sort(key=_LITERAL, reverse=True)
         best = 0  # the literal of a whole-line match
         for f in plain:
-            if f.literal < best:
-                break
+            if f.rank < best:
+                break  # (at the latest at the first wrapper)
             # Quick rejections at C speed before the walk: most candidates
             # lack a piece of their literal text, or end otherwise.
             if find(f.need) < 0 or not text.endswith(f.end):
@@ -820,7 +826,7 @@ class Matcher:
         return result
 
 
-_LITERAL = operator.attrgetter("literal")
+_RANK = operator.attrgetter("rank")
 
 
 # ------------------------------------------- the word index in a database
