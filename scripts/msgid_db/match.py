@@ -488,8 +488,9 @@ class Result:
 #: A format with words to check: (the words, the format).
 Entry = tuple[frozenset, Format]
 #: Formats filed under one key: (those whose words are all known to be in
-#: a text that reaches them, those with words still to check).
-Part = tuple[list[Format], list[Entry]]
+#: a text that reaches them, those with words still to check, the rarest
+#: of those words of each: a text holding none of them needs no check).
+Part = tuple[list[Format], list[Entry], frozenset]
 #: A bucket of the word index: one Part; a large one (over BIG formats) a
 #: Part per second rarest word (b"" for the formats with one word).
 Bucket = Union[Part, dict[bytes, Part]]
@@ -523,7 +524,8 @@ class Matcher:
                                              starts, rust))
         for key, bucket in rows.items():
             b = self.buckets[key] = self.make_bucket(bucket)
-            for sure, check in (b.values() if isinstance(b, dict) else [b]):
+            for sure, check, _ in (b.values() if isinstance(b, dict)
+                                   else [b]):
                 for f in sure + [f for _, f in check]:
                     self.by_id.setdefault(f.id, []).append(f)
         self.builtin = [re.compile(w) for w in BUILTIN_WRAPPERS]
@@ -554,23 +556,29 @@ class Matcher:
         entries = [(Format(msgid, canon, cont, starts, rust), rest)
                    for msgid, canon, cont, rest, starts, rust in rows]
         if len(entries) <= BIG:
-            small: Part = ([], [])
+            sure: list[Format] = []
+            check: list[Entry] = []
             for f, rest in entries:
                 if rest:
-                    small[1].append((frozenset(rest), f))
+                    check.append((frozenset(rest), f))
                 else:
-                    small[0].append(f)
-            return small
+                    sure.append(f)
+            return (sure, check, frozenset(rest[0] for _, rest in entries
+                                           if rest))
         # By the second rarest word (b"" for none): a text reaching a part
         # holds that word, so only further words need checking.
-        by_second: dict[bytes, Part] = {}
+        by_second: dict[bytes, tuple[list[Format], list[Entry],
+                                     set[bytes]]] = {}
         for f, rest in entries:
-            part = by_second.setdefault(rest[0] if rest else b"", ([], []))
+            part = by_second.setdefault(rest[0] if rest else b"",
+                                        ([], [], set()))
             if len(rest) > 1:
                 part[1].append((frozenset(rest[1:]), f))
+                part[2].add(rest[1])
             else:
                 part[0].append(f)
-        return by_second
+        return {w: (sure, check, frozenset(rarest))
+                for w, (sure, check, rarest) in by_second.items()}
 
     def bucket(self, word: bytes) -> Optional[Bucket]:
         """The formats filed under @word."""
@@ -596,13 +604,13 @@ class Matcher:
                 continue
             if type(b) is tuple:
                 out.extend(b[0])
-                if b[1]:
+                if not b[2].isdisjoint(words):  # type: ignore[union-attr]
                     out.extend([f for rest, f in b[1] if rest <= words])
                 continue
             for w2 in b.keys() & words:  # type: ignore[union-attr]
-                sure, check = b[w2]  # type: ignore[index]
+                sure, check, rarest = b[w2]  # type: ignore[index]
                 out.extend(sure)
-                if check:
+                if not rarest.isdisjoint(words):
                     out.extend([f for rest, f in check if rest <= words])
             part = b.get(b"")  # type: ignore[union-attr]
             if part:
