@@ -622,13 +622,16 @@ class Matcher:
         text = text.rstrip(b"\r\n")
         if len(text) > MAX_TEXT:
             return Result()
-        r = self._cache.get(text)
+        cache = self._cache
+        r = cache.get(text)
         if r is None:
             r = self._identify(text)
-            if len(self._cache) >= self.cache_max:
-                self._cache.clear()
             if self.cache_max:
-                self._cache[text] = r
+                if len(cache) >= self.cache_max:
+                    cache.clear()
+                cache[text] = r
+            elif cache:  # (cache_max set to 0 by hand)
+                cache.clear()
         return r
 
     def starts(self, text: bytes, wrappers: list[Format]
@@ -782,7 +785,9 @@ class Matcher:
                 if ends and f.can_start_cont:
                     prefix.append(f)
         result = Result()
-        result.matched = {f.id for f in whole} | {f.id for f in prefix}
+        result.matched = {f.id for f in whole}
+        if prefix:
+            result.matched.update([f.id for f in prefix])
         # The start of a KERN_CONT join beats a whole-line match only with
         # more literal text ("smpboot: CPU%d: " + the CPU's name, which
         # "%s version %s" fits too).
