@@ -491,9 +491,23 @@ Entry = tuple[frozenset, Format]
 #: a text that reaches them, those with words still to check, the rarest
 #: of those words of each: a text holding none of them needs no check).
 Part = tuple[list[Format], list[Entry], frozenset]
-#: A bucket of the word index: one Part; a large one (over BIG formats) a
-#: Part per second rarest word (b"" for the formats with one word).
-Bucket = Union[Part, dict[bytes, Part]]
+
+
+class Parts(dict):
+    """A large bucket (over BIG formats): a Part per second rarest word
+    (b"" for the formats with one word), with those words but b"" as a
+    frozenset and the formats of one word, as candidates() wants them."""
+
+    __slots__ = ("seconds", "one")
+
+    def __init__(self, parts: dict[bytes, Part]) -> None:
+        super().__init__(parts)
+        self.seconds = frozenset(parts) - {b""}
+        self.one: list[Format] = parts[b""][0] if b"" in parts else []
+
+
+#: A bucket of the word index: one Part; a large one Parts.
+Bucket = Union[Part, Parts]
 BIG = 16
 #: Words whose bucket (or its absence) is remembered.
 MAX_KNOWN = 1 << 20
@@ -577,8 +591,8 @@ class Matcher:
                 part[2].add(rest[1])
             else:
                 part[0].append(f)
-        return {w: (sure, check, frozenset(rarest))
-                for w, (sure, check, rarest) in by_second.items()}
+        return Parts({w: (sure, check, frozenset(rarest))
+                      for w, (sure, check, rarest) in by_second.items()})
 
     def bucket(self, word: bytes) -> Optional[Bucket]:
         """The formats filed under @word."""
@@ -607,14 +621,12 @@ class Matcher:
                 if not b[2].isdisjoint(words):  # type: ignore[union-attr]
                     out.extend([f for rest, f in b[1] if rest <= words])
                 continue
-            for w2 in b.keys() & words:  # type: ignore[union-attr]
+            out.extend(b.one)  # type: ignore[union-attr]
+            for w2 in b.seconds & words:  # type: ignore[union-attr]
                 sure, check, rarest = b[w2]  # type: ignore[index]
                 out.extend(sure)
                 if not rarest.isdisjoint(words):
                     out.extend([f for rest, f in check if rest <= words])
-            part = b.get(b"")  # type: ignore[union-attr]
-            if part:
-                out.extend(part[0])
         return out
 
     def identify(self, text: bytes) -> Result:
