@@ -742,11 +742,12 @@ class Matcher:
                 i -= 1
             wrappers = [f for f in plain[i:]  # (a wrapper lacking it
                         if find(f.need) >= 0]  # gives no start)
-        dev_starts: Optional[list[int]]
-        if wrappers:
-            plain_starts, dev_starts = self.starts(text, wrappers)
-        else:  # the common case: the device prefixes when first asked for
-            plain_starts, dev_starts = [0], None
+        # Where texts start: 0, the device prefixes when first asked for,
+        # and where the wrappers' prefixes end (starts()), walked when a
+        # format needs more than 0.
+        plain_starts: list[int] = [0]
+        dev_starts: Optional[list[int]] = None
+        walked = not wrappers
         any_starts: Optional[list[int]] = None  # made when first asked for
         n = len(text)
         after: dict[str, list[int]] = {}  # "=PREFIX" -> where the text starts
@@ -761,7 +762,26 @@ class Matcher:
             if find(f.need) < 0 or not text.endswith(f.end):
                 continue
             where = f.starts
-            if where == "p":
+            starts: Optional[list[int]] = None
+            if not walked:
+                if where == "p" and text.startswith(f.head):
+                    # 0 first, as in the walk's order: the other starts
+                    # only if it is no whole-line match.
+                    ends = positions(f._tokens, text)  # type: ignore
+                    if n in ends:
+                        whole.append(f)
+                        best = f.literal
+                        continue
+                    if ends and f.can_start_cont:
+                        prefix.append(f)
+                    plain_starts, dev_starts = self.starts(text, wrappers)
+                    starts = plain_starts[1:]
+                else:
+                    plain_starts, dev_starts = self.starts(text, wrappers)
+                walked = True
+            if starts is not None:
+                pass  # (the rest of the plain starts)
+            elif where == "p":
                 starts = plain_starts
             elif where == "d":
                 if dev_starts is None:
