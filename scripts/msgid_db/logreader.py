@@ -278,8 +278,9 @@ class LogReader:
             # logcat -v long: the message of the header line before
             header, self._logcat_header = self._logcat_header, None
             return self._logcat(line, header, line)
-        if auto or form == "export":
-            rec = self._export_field(line)
+        if form == "export" or auto and (
+                self._export is not None or line.startswith(b"__CURSOR=")):
+            rec = self._export_field(line)  # (else not export: None)
             if rec is not None:
                 return rec
         if line.startswith(b" ") or not line:
