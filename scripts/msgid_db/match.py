@@ -406,6 +406,10 @@ def plan(formats: Iterable[FormatIn]) -> list[IndexRow]:
     return rows
 
 
+#: Format.rank until the format is tokenized: more than any literal.
+FRESH = 1 << 30
+
+
 class Format:
     """One distinct canonical format; tokenized when first tried."""
 
@@ -436,7 +440,9 @@ class Format:
         # must end with (the tail of a format KERN_CONT cannot continue).
         self.need = b""
         self.end = b""
-        self.rank = 0  # the literal, -1 for a wrapper: sorts those last
+        # The literal, -1 for a wrapper (sorts those last), FRESH until
+        # tokenized (sorts those first).
+        self.rank = FRESH
 
     @property
     def tokens(self) -> list[Token]:
@@ -726,13 +732,16 @@ class Matcher:
         # (bytes.find(), not "in": that tries the operand as an integer
         # first, at the cost of an exception)
         find = text.find
-        for f in cands:
-            if f._tokens is None:
-                f.tokens  # tokenizes: sets wrapper, literal, need, end ...
         # Most literal text first, wrappers last: once a whole line
         # matched, only formats as specific can still tie with it.
         plain = cands
         plain.sort(key=_RANK, reverse=True)
+        if plain[0].rank == FRESH:  # formats never tried come first
+            for f in plain:
+                if f.rank != FRESH:
+                    break
+                f.tokens  # tokenizes: sets rank, wrapper, literal, need ...
+            plain.sort(key=_RANK, reverse=True)
         if plain[0].rank < 0:
             return Result()  # wrappers only
         wrappers: list[Format] = []
