@@ -9,6 +9,9 @@ space, %s, the other %p extensions and runs of conversions: any text).
 The match walks the tokens keeping the set of
 text positions reachable so far, so it costs O(length x tokens) whatever
 the format and the line: no regular expression that could backtrack.
+Before a walk, checks at C speed reject most candidates: the format's
+longest literal piece must be in the line, and a format KERN_CONT
+cannot continue must end as the line does.
 
 Candidates come from an index of literal words (plan(); build stores it
 in the database, DbMatcher reads it a bucket at a time): each format is
