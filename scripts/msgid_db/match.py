@@ -828,6 +828,9 @@ class Matcher:
                     break
                 if ends and f.can_start_cont:
                     prefix.append(f)
+        if len(whole) == 1 and not prefix:  # most lines: one format fits
+            f = whole[0]
+            return Result(f.id, "match", [], {f.id}, False, f.literal)
         result = Result()
         result.matched = {f.id for f in whole}
         if prefix:
