@@ -737,7 +737,7 @@ class Matcher:
         find = text.find
         # Most literal text first, wrappers last: once a whole line
         # matched, only formats as specific can still tie with it.
-        plain = cands
+        plain = cands  # (the caller's list, a new one: sorted in place)
         plain.sort(key=_RANK, reverse=True)
         if plain[0].rank == FRESH:  # formats never tried come first
             for f in plain:
