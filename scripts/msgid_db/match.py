@@ -515,6 +515,8 @@ class Parts(dict):
         self.one: list[Format] = parts[b""][0] if b"" in parts else []
 
 
+#: The words to check of a Part that has none.
+_NO_WORDS: frozenset = frozenset()
 #: A bucket of the word index: one Part; a large one Parts.
 Bucket = Union[Part, Parts]
 BIG = 16
@@ -586,21 +588,24 @@ class Matcher:
                     check.append((frozenset(rest), f))
                 else:
                     sure.append(f)
-            return (sure, check, frozenset(rest[0] for _, rest in entries
-                                           if rest))
+            return (sure, check, frozenset([rest[0] for _, rest in entries
+                                            if rest]) if check else _NO_WORDS)
         # By the second rarest word (b"" for none): a text reaching a part
         # holds that word, so only further words need checking.
         by_second: dict[bytes, tuple[list[Format], list[Entry],
-                                     set[bytes]]] = {}
+                                     list[bytes]]] = {}
         for f, rest in entries:
-            part = by_second.setdefault(rest[0] if rest else b"",
-                                        ([], [], set()))
+            key = rest[0] if rest else b""
+            part = by_second.get(key)
+            if part is None:
+                part = by_second[key] = ([], [], [])
             if len(rest) > 1:
                 part[1].append((frozenset(rest[1:]), f))
-                part[2].add(rest[1])
+                part[2].append(rest[1])
             else:
                 part[0].append(f)
-        return Parts({w: (sure, check, frozenset(rarest))
+        return Parts({w: (sure, check,
+                          frozenset(rarest) if rarest else _NO_WORDS)
                       for w, (sure, check, rarest) in by_second.items()})
 
     def bucket(self, word: bytes) -> Optional[Bucket]:
