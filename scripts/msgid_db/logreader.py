@@ -84,6 +84,9 @@ DMESG_RE = re.compile(
     rb"(?:emerg|alert|crit|err|warn|notice|info|debug)\ *:\ ?)?"
     rb"(?P<ts>(?:" + _TS_BRACKET + rb"|" + _TS_ISO_DMESG + rb")\ ?)?"
     rb"(?P<caller>" + _CALLER + rb"\ ?)?", re.VERBOSE)
+#: The common dmesg line, "[    1.234567] text" (no caller field after
+#: the time): where DMESG_RE ends there, at a third of its cost.
+DMESG_PLAIN_RE = re.compile(rb"\[\ *\d+\.\d+\](?!\ ?\[)\ ?")
 
 _TAG = rb"(?P<tag>[^\s:\[\]]{1,64}(?:\[\d{1,10}\])?):(?:\ |$)"
 SYSLOG_RE = re.compile(
@@ -253,7 +256,7 @@ class LogReader:
         text = rec.text
         if rec.form in ("syslog", "json", "export", "logcat"):
             text = text[KERNEL_PREFIX_RE.match(text).end():]  # type: ignore
-        m = ID_RE.match(text)
+        m = ID_RE.match(text) if text[:1] == b"(" else None
         if m is None and rec.form == "plain":
             m = EMBEDDED_ID_RE.search(text)
         if m is not None:
@@ -275,8 +278,9 @@ class LogReader:
             # logcat -v long: the message of the header line before
             header, self._logcat_header = self._logcat_header, None
             return self._logcat(line, header, line)
-        if auto or form == "export":
-            rec = self._export_field(line)
+        if form == "export" or auto and (
+                self._export is not None or line.startswith(b"__CURSOR=")):
+            rec = self._export_field(line)  # (else not export: None)
             if rec is not None:
                 return rec
         if line.startswith(b" ") or not line:
@@ -331,9 +335,12 @@ class LogReader:
             if rec is not None:
                 return rec
         if "s" in kinds and (auto or form == "syslog"):
-            m = SYSLOG_RE.match(line)
-            if m is None and line[:1] == b"[":
-                m = SYSLOG_MONO_RE.match(line)
+            # (a syslog timestamp never starts with "[")
+            m = SYSLOG_RE.match(line) if c != 0x5b else None
+            if m is None and c == 0x5b:
+                # (its tag, "kernel" or "name[pid]", ends in "l:" or "]:")
+                m = SYSLOG_MONO_RE.match(line) if line.find(b"]:") >= 0 \
+                    or line.find(b"l:") >= 0 else None
                 if m is not None:
                     self._monotonic = True
                 elif self._monotonic:
@@ -347,6 +354,10 @@ class LogReader:
                               else tag.decode("utf-8", "backslashreplace"),
                               sure=True)
         if "d" in kinds and (auto or form == "dmesg"):
+            if c == 0x5b:
+                m = DMESG_PLAIN_RE.match(line)
+                if m:  # no priority, no facility: the kernel's, not sure
+                    return Record(line, "dmesg", line[m.end():])
             m = DMESG_RE.match(line)
             if m and m.end():
                 fac = m.group("fac")

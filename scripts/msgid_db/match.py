@@ -9,6 +9,9 @@ space, %s, the other %p extensions and runs of conversions: any text).
 The match walks the tokens keeping the set of
 text positions reachable so far, so it costs O(length x tokens) whatever
 the format and the line: no regular expression that could backtrack.
+Before a walk, checks at C speed reject most candidates: the format's
+longest literal piece must be in the line, and a format KERN_CONT
+cannot continue must end as the line does.
 
 Candidates come from an index of literal words (plan(); build stores it
 in the database, DbMatcher reads it a bucket at a time): each format is
@@ -221,59 +224,74 @@ def positions(tokens: list[Token], text: bytes, start: int = 0
               ) -> Union[set[int], range]:
     """Return every end position of a match of @tokens at @start (a
     range when the format ends in a conversion that takes any text)."""
-    pos = {start}
-    anyfrom: Optional[int] = None  # "every position >= anyfrom"
-    n = len(text)
+    # The positions reachable so far: @one alone while @pos is None (most
+    # walks), else @pos; after an ANY, every position >= @anyfrom.
+    one = start
+    pos: Optional[set[int]] = None
+    anyfrom = -1
+    last = len(tokens) - 1
     for k, (kind, value) in enumerate(tokens):
-        if kind == ANY:
-            anyfrom = min(pos) if pos else None
-            if anyfrom is None:
-                return set()
-            pos = set()
-            continue
         if kind == LIT:
             assert isinstance(value, bytes)
-            if anyfrom is not None:
-                pos = set()
-                nxt = tokens[k + 1][0] if k + 1 < len(tokens) else None
+            if anyfrom >= 0:
                 i = text.find(value, anyfrom)
-                while i >= 0:
-                    pos.add(i + len(value))
-                    if nxt == ANY:
-                        break  # the leftmost occurrence covers the others
-                    i = text.find(value, i + 1)
-                anyfrom = None
-            elif len(pos) == 1:
-                p = pos.pop()
-                if not text.startswith(value, p):
+                anyfrom = -1
+                if i < 0:
                     return set()
-                pos.add(p + len(value))
+                j = -1
+                if k == last or tokens[k + 1][0] != ANY:
+                    j = text.find(value, i + 1)
+                # (before an ANY the leftmost occurrence covers the others)
+                if j < 0:
+                    one, pos = i + len(value), None
+                    continue
+                pos = {i + len(value)}
+                while j >= 0:
+                    pos.add(j + len(value))
+                    j = text.find(value, j + 1)
+            elif pos is None:
+                if not text.startswith(value, one):
+                    return set()
+                one += len(value)
             else:
                 pos = {p + len(value) for p in pos
                        if text.startswith(value, p)}
-        elif kind == WORD:
-            if anyfrom is not None:  # cannot happen: runs are merged
+                if not pos:
+                    return set()
+        elif kind == ANY:
+            if anyfrom >= 0:  # cannot happen: runs are merged
                 return set()
+            anyfrom = one if pos is None else min(pos)
+            pos = None
+        elif anyfrom >= 0:  # cannot happen: runs are merged
+            return set()
+        elif kind == WORD:
             new = set()
-            for p in pos:  # one byte or more, up to the next whitespace
+            for p in ((one,) if pos is None else pos):
+                # one byte or more, up to the next whitespace
                 m = _NO_SPACE.match(text, p)
                 if m:
                     new.update(range(p + 1, m.end() + 1))
-            pos = new
-        else:
-            if anyfrom is not None:  # cannot happen: runs are merged
+            if not new:
                 return set()
+            pos = new
+        elif pos is None:
+            m = value.match(text, one)  # type: ignore[union-attr]
+            if m is None:
+                return set()
+            one = m.end()
+        else:
             new = set()
             for p in pos:
                 m = value.match(text, p)  # type: ignore[union-attr]
                 if m:
                     new.add(m.end())
+            if not new:
+                return set()
             pos = new
-        if not pos:
-            return set()
-    if anyfrom is not None:
-        return range(anyfrom, n + 1)
-    return pos
+    if anyfrom >= 0:
+        return range(anyfrom, len(text) + 1)
+    return {one} if pos is None else pos
 
 
 
@@ -292,6 +310,17 @@ _FMT_WORD_RE = re.compile(
 #: [A-Za-z0-9_], and \b before a word character is that lookbehind, which
 #: costs re a third more).
 TEXT_WORD_RE = re.compile(rb"\b[A-Za-z_]\w{2,}")
+#: Every byte but [A-Za-z0-9_] made a space (text_words()).
+_NOT_WORD = bytes(c if chr(c).isascii() and (chr(c).isalnum() or c == 0x5f)
+                  else 0x20 for c in range(256))
+
+
+def text_words(text: bytes) -> set[bytes]:
+    """The words of a message text: set(TEXT_WORD_RE.findall(@text)),
+    the runs of [A-Za-z0-9_] of three bytes or more that do not start
+    with a digit, found at a third less cost."""
+    return {w for w in text.translate(_NOT_WORD).split()
+            if len(w) > 2 and w[0] > 0x39}  # (a letter or "_")
 
 
 def _rust_flat(m: "re.Match[bytes]") -> bytes:
@@ -380,11 +409,16 @@ def plan(formats: Iterable[FormatIn]) -> list[IndexRow]:
     return rows
 
 
+#: Format.rank until the format is tokenized: more than any literal.
+FRESH = 1 << 30
+
+
 class Format:
     """One distinct canonical format; tokenized when first tried."""
 
     __slots__ = ("id", "canon", "can_start_cont", "_tokens", "wrapper",
-                 "literal", "head", "tail", "starts", "rust")
+                 "literal", "head", "tail", "starts", "rust", "need", "end",
+                 "rank")
 
     def __init__(self, msgid: str, canon: bytes, cont: bool,
                  starts: str = "", rust: bool = False) -> None:
@@ -404,6 +438,14 @@ class Format:
         self.literal = 0      # literal bytes: the specificity
         self.head = b""       # literal text every match starts with
         self.tail = b""       # ... and every whole-line match ends with
+        # Quick rejections (b"": none, as until tokenized): a piece of
+        # literal text every match holds (the longest), the text a line
+        # must end with (the tail of a format KERN_CONT cannot continue).
+        self.need = b""
+        self.end = b""
+        # The literal, -1 for a wrapper (sorts those last), FRESH until
+        # tokenized (sorts those first).
+        self.rank = FRESH
 
     @property
     def tokens(self) -> list[Token]:
@@ -425,6 +467,11 @@ class Format:
                 self.head = tokens[0][1]  # type: ignore[assignment]
             if tokens and tokens[-1][0] == LIT:
                 self.tail = tokens[-1][1]  # type: ignore[assignment]
+            self.need = max((v for k, v in tokens if k == LIT), key=len,
+                            default=b"")  # type: ignore[arg-type]
+            if not wrapper and not self.can_start_cont:
+                self.end = self.tail
+            self.rank = -1 if wrapper else self.literal
             self._tokens = tokens
         return self._tokens
 
@@ -453,11 +500,28 @@ class Result:
 #: A format with words to check: (the words, the format).
 Entry = tuple[frozenset, Format]
 #: Formats filed under one key: (those whose words are all known to be in
-#: a text that reaches them, those with words still to check).
-Part = tuple[list[Format], list[Entry]]
-#: A bucket of the word index: one Part; a large one (over BIG formats) a
-#: Part per second rarest word (b"" for the formats with one word).
-Bucket = Union[Part, dict[bytes, Part]]
+#: a text that reaches them, those with words still to check, the rarest
+#: of those words of each: a text holding none of them needs no check).
+Part = tuple[list[Format], list[Entry], frozenset]
+
+
+class Parts(dict):
+    """A large bucket (over BIG formats): a Part per second rarest word
+    (b"" for the formats with one word), with those words but b"" as a
+    frozenset and the formats of one word, as candidates() wants them."""
+
+    __slots__ = ("seconds", "one")
+
+    def __init__(self, parts: dict[bytes, Part]) -> None:
+        super().__init__(parts)
+        self.seconds = frozenset(parts) - {b""}
+        self.one: list[Format] = parts[b""][0] if b"" in parts else []
+
+
+#: The words to check of a Part that has none.
+_NO_WORDS: frozenset = frozenset()
+#: A bucket of the word index: one Part; a large one Parts.
+Bucket = Union[Part, Parts]
 BIG = 16
 #: Words whose bucket (or its absence) is remembered.
 MAX_KNOWN = 1 << 20
@@ -488,7 +552,8 @@ class Matcher:
                                              starts, rust))
         for key, bucket in rows.items():
             b = self.buckets[key] = self.make_bucket(bucket)
-            for sure, check in (b.values() if isinstance(b, dict) else [b]):
+            for sure, check, _ in (b.values() if isinstance(b, dict)
+                                   else [b]):
                 for f in sure + [f for _, f in check]:
                     self.by_id.setdefault(f.id, []).append(f)
         self.builtin = [re.compile(w) for w in BUILTIN_WRAPPERS]
@@ -519,23 +584,32 @@ class Matcher:
         entries = [(Format(msgid, canon, cont, starts, rust), rest)
                    for msgid, canon, cont, rest, starts, rust in rows]
         if len(entries) <= BIG:
-            small: Part = ([], [])
+            sure: list[Format] = []
+            check: list[Entry] = []
             for f, rest in entries:
                 if rest:
-                    small[1].append((frozenset(rest), f))
+                    check.append((frozenset(rest), f))
                 else:
-                    small[0].append(f)
-            return small
+                    sure.append(f)
+            return (sure, check, frozenset([rest[0] for _, rest in entries
+                                            if rest]) if check else _NO_WORDS)
         # By the second rarest word (b"" for none): a text reaching a part
         # holds that word, so only further words need checking.
-        by_second: dict[bytes, Part] = {}
+        by_second: dict[bytes, tuple[list[Format], list[Entry],
+                                     list[bytes]]] = {}
         for f, rest in entries:
-            part = by_second.setdefault(rest[0] if rest else b"", ([], []))
+            key = rest[0] if rest else b""
+            part = by_second.get(key)
+            if part is None:
+                part = by_second[key] = ([], [], [])
             if len(rest) > 1:
                 part[1].append((frozenset(rest[1:]), f))
+                part[2].append(rest[1])
             else:
                 part[0].append(f)
-        return by_second
+        return Parts({w: (sure, check,
+                          frozenset(rarest) if rarest else _NO_WORDS)
+                      for w, (sure, check, rarest) in by_second.items()})
 
     def bucket(self, word: bytes) -> Optional[Bucket]:
         """The formats filed under @word."""
@@ -548,7 +622,7 @@ class Matcher:
     def candidates(self, text: bytes) -> list[Format]:
         """Formats filed under a word of @text whose other words are all
         in @text too."""
-        words = set(TEXT_WORD_RE.findall(text))
+        words = text_words(text)
         out: list[Format] = []
         known = self.known  # words seen before: no method call
         for w in words:
@@ -561,17 +635,15 @@ class Matcher:
                 continue
             if type(b) is tuple:
                 out.extend(b[0])
-                if b[1]:
+                if not b[2].isdisjoint(words):  # type: ignore[union-attr]
                     out.extend([f for rest, f in b[1] if rest <= words])
                 continue
-            for w2 in b.keys() & words:  # type: ignore[union-attr]
-                sure, check = b[w2]  # type: ignore[index]
+            out.extend(b.one)  # type: ignore[union-attr]
+            for w2 in b.seconds & words:  # type: ignore[union-attr]
+                sure, check, rarest = b[w2]  # type: ignore[index]
                 out.extend(sure)
-                if check:
+                if not rarest.isdisjoint(words):
                     out.extend([f for rest, f in check if rest <= words])
-            part = b.get(b"")  # type: ignore[union-attr]
-            if part:
-                out.extend(part[0])
         return out
 
     def identify(self, text: bytes) -> Result:
@@ -579,13 +651,16 @@ class Matcher:
         text = text.rstrip(b"\r\n")
         if len(text) > MAX_TEXT:
             return Result()
-        r = self._cache.get(text)
+        cache = self._cache
+        r = cache.get(text)
         if r is None:
             r = self._identify(text)
-            if len(self._cache) >= self.cache_max:
-                self._cache.clear()
             if self.cache_max:
-                self._cache[text] = r
+                if len(cache) >= self.cache_max:
+                    cache.clear()
+                cache[text] = r
+            elif cache:  # (cache_max set to 0 by hand)
+                cache.clear()
         return r
 
     def starts(self, text: bytes, wrappers: list[Format]
@@ -665,35 +740,68 @@ class Matcher:
         return self._identify_among(text, cands)
 
     def _identify_among(self, text: bytes, cands: list[Format]) -> Result:
-        plain, wrappers = [], []
-        for f in cands:
-            if f._tokens is None:
-                f.tokens  # tokenizes: sets wrapper, literal, head, tail
-            (wrappers if f.wrapper else plain).append(f)
-        if not plain:
-            return Result()
-        dev_starts: Optional[list[int]]
-        if wrappers:
-            plain_starts, dev_starts = self.starts(text, wrappers)
-        else:  # the common case: the device prefixes when first asked for
-            plain_starts, dev_starts = [0], None
+        # (bytes.find(), not "in": that tries the operand as an integer
+        # first, at the cost of an exception)
+        find = text.find
+        # Most literal text first, wrappers last: once a whole line
+        # matched, only formats as specific can still tie with it.
+        plain = cands  # (the caller's list, a new one: sorted in place)
+        plain.sort(key=_RANK, reverse=True)
+        if plain[0].rank == FRESH:  # formats never tried come first
+            for f in plain:
+                if f.rank != FRESH:
+                    break
+                f.tokens  # tokenizes: sets rank, wrapper, literal, need ...
+            plain.sort(key=_RANK, reverse=True)
+        if plain[0].rank < 0:
+            return Result()  # wrappers only
+        wrappers: list[Format] = []
+        if plain[-1].rank < 0:
+            i = len(plain) - 1
+            while plain[i - 1].rank < 0:
+                i -= 1
+            wrappers = [f for f in plain[i:]  # (a wrapper lacking it
+                        if find(f.need) >= 0]  # gives no start)
+        # Where texts start: 0, the device prefixes when first asked for,
+        # and where the wrappers' prefixes end (starts()), walked when a
+        # format needs more than 0.
+        plain_starts: list[int] = [0]
+        dev_starts: Optional[list[int]] = None
+        walked = not wrappers
         any_starts: Optional[list[int]] = None  # made when first asked for
         n = len(text)
         after: dict[str, list[int]] = {}  # "=PREFIX" -> where the text starts
         whole: list[Format] = []
         prefix: list[Format] = []
-        # Most literal text first: once a whole line matched, only formats
-        # as specific can still tie with it.
-        plain.sort(key=_LITERAL, reverse=True)
         best = 0  # the literal of a whole-line match
         for f in plain:
-            if f.literal < best:
-                break
-            # Quick rejections at C speed before the walk.
-            if f.tail and not f.can_start_cont and not text.endswith(f.tail):
+            if f.rank < best:
+                break  # (at the latest at the first wrapper)
+            # Quick rejections at C speed before the walk: most candidates
+            # lack a piece of their literal text, or end otherwise.
+            if find(f.need) < 0 or not text.endswith(f.end):
                 continue
             where = f.starts
-            if where == "p":
+            starts: Optional[list[int]] = None
+            if not walked:
+                if where == "p" and text.startswith(f.head):
+                    # 0 first, as in the walk's order: the other starts
+                    # only if it is no whole-line match.
+                    ends = positions(f._tokens, text)  # type: ignore
+                    if n in ends:
+                        whole.append(f)
+                        best = f.literal
+                        continue
+                    if ends and f.can_start_cont:
+                        prefix.append(f)
+                    plain_starts, dev_starts = self.starts(text, wrappers)
+                    starts = plain_starts[1:]
+                else:
+                    plain_starts, dev_starts = self.starts(text, wrappers)
+                walked = True
+            if starts is not None:
+                pass  # (the rest of the plain starts)
+            elif where == "p":
                 starts = plain_starts
             elif where == "d":
                 if dev_starts is None:
@@ -728,8 +836,13 @@ class Matcher:
                     break
                 if ends and f.can_start_cont:
                     prefix.append(f)
+        if len(whole) == 1 and not prefix:  # most lines: one format fits
+            f = whole[0]
+            return Result(f.id, "match", [], {f.id}, False, f.literal)
         result = Result()
-        result.matched = {f.id for f in whole} | {f.id for f in prefix}
+        result.matched = {f.id for f in whole}
+        if prefix:
+            result.matched.update([f.id for f in prefix])
         # The start of a KERN_CONT join beats a whole-line match only with
         # more literal text ("smpboot: CPU%d: " + the CPU's name, which
         # "%s version %s" fits too).
@@ -784,7 +897,7 @@ class Matcher:
         return result
 
 
-_LITERAL = operator.attrgetter("literal")
+_RANK = operator.attrgetter("rank")
 
 
 # ------------------------------------------- the word index in a database

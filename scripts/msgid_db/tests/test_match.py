@@ -56,6 +56,28 @@ class MatcherTest(unittest.TestCase):
         self.check(b"CPU 3: irq 17 done", b"CPU %d: irq %u done")
         self.check(b"CPU -3: irq 17 done", b"CPU %d: irq %u done")
 
+    def test_text_words(self) -> None:
+        # text_words() finds what TEXT_WORD_RE finds, non-ASCII bytes and
+        # words glued to digits included.
+        for text in (b"", b"ab cd_e 0x1f x86 _a1 1abc abc1", b"a\xe9bc\x80def",
+                     b"pci 0000:00:01.0: [8086:7000] type 00 class 0x0601",
+                     b"\tfoo\nbar-baz__ qux/quux,corge;\x00grault"):
+            self.assertEqual(match.text_words(text),
+                             set(match.TEXT_WORD_RE.findall(text)), text)
+
+    def test_positions_single_and_several(self) -> None:
+        # One position (the common walk) and several (after a conversion
+        # that takes any text, a run of bytes up to a space).
+        toks = match.tokenize(b"a %d b")[0]
+        self.assertEqual(match.positions(toks, b"a 12 b"), {6})
+        self.assertEqual(match.positions(toks, b"a x b"), set())
+        toks = match.tokenize(b"%s: %s")[0]
+        self.assertEqual(match.positions(toks, b"x: y: z"), range(3, 8))
+        toks = match.tokenize(b"%s: %d")[0]
+        self.assertEqual(match.positions(toks, b"x: 1: 23"), {4, 8})
+        toks = match.tokenize(b"%pM ok")[0]
+        self.assertEqual(match.positions(toks, b"ab ok ok"), {5})
+
     def test_conversion_types(self) -> None:
         # %u prints no sign, %d no letters: these texts fit no format.
         for text in (b"CPU 3: irq -17 done", b"CPU x: irq 17 done",
