@@ -838,7 +838,8 @@ class Matcher:
                     prefix.append(f)
         if len(whole) == 1 and not prefix:  # most lines: one format fits
             f = whole[0]
-            return Result(f.id, "match", [], {f.id}, False, f.literal)
+            return Result(f.id, "match", [], {f.id}, False, f.literal,
+                          [f.canon])
         result = Result()
         result.matched = {f.id for f in whole}
         if prefix:
