@@ -11,6 +11,16 @@ too: a function-like macro, defined in the file or a local header, whose
 body calls one of those functions ("#define vgaarb_info(dev, fmt, arg...)
 dev_info(dev, "vgaarb: " fmt, ##arg)", printk's con_printk() with
 pr_fmt() in its format) is expanded once with the arguments of each call.
+scan_tree() follows two more kinds of wrapper, learnt in a first pass over
+the tree (learn_tree()): the function-like macros of include/ that reach a
+print call, also through one another and "pr_ ## level"
+(ata_dev_info() -> ata_dev_printk() -> pr_info("ata%u.%02u: " fmt)), and
+the functions that print their caller's format through %pV (bt_info():
+vaf.fmt = format; pr_info("%pV", &vaf)), whose call sites get the ID of
+the caller's format, as the kernel prints it, and the text the function
+prints before the %pV as their prefix.  Functions that print a buffer
+(sdev_prefix_printk(): vscnprintf(), then "%s") are not followed: the
+kernel gives their records the ID of "%s".
 Without a preprocessor this is approximate: rows are marked origin
 "source-approx".  KBUILD_MODNAME is the composite object the directory's
 Makefile puts the file into ("cfg80211-y += reg.o"), else the file's base
@@ -20,10 +30,10 @@ name; KBUILD_BASENAME is always the file's base name.
 import bisect
 import os
 import re
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Iterator, NamedTuple, Optional
 
 from msgid_db import source_rs
-from msgid_db.ids import CallSite, level_of
+from msgid_db.ids import CallSite, decode, level_of, strip_levels
 
 KERN_SOH = b"\x01"
 STRING_MACROS: dict[bytes, bytes] = {
@@ -129,6 +139,81 @@ _PR_FMT_CALL_RE = re.compile(rb"\bpr_fmt\s*\(")
 #: the kernel's (one call and its arguments), bounded on any input.
 MAX_WRAPPERS = 64
 MAX_WRAPPER_BODY = 1024
+#: Following wrappers through wrappers (ata_dev_info() -> ata_dev_printk()
+#: -> pr_info()): how deep, how many print calls one call expands to
+#: (ata_link_printk() holds two), how many macro expansions one call may
+#: cost, how long an expanded body may grow; headers of local headers
+#: (xfs.h -> xfs_linux.h -> xfs_message.h) give wrapper macros too, so
+#: deep and so many.
+MAX_NEST = 4
+MAX_EXPANSION = 8
+MAX_EXPANSION_COST = 64
+MAX_HEADER_DEPTH = 3
+MAX_HEADERS = 32
+#: Wrapper macros of include/ and %pV functions followed per tree; the
+#: length of a %pV function looked at.
+MAX_TREE_WRAPPERS = 1 << 14
+MAX_FUNCTION = 1 << 20
+#: A call: a name and its "(".
+_IDENT_CALL_RE = re.compile(rb"\b([A-Za-z_]\w*)\s*\(")
+_IDENT_RE = re.compile(rb"[A-Za-z_]\w*")
+#: "pr_ ## level": the blanks around "##" go, as the preprocessor's do.
+_PASTE_RE = re.compile(rb"[ \t]*##[ \t]*")
+_PASTED_CALL_RE = re.compile(rb"\b(\w+)##\w+\s*\(")
+#: A struct va_format's .fmt set from a variable: "vaf.fmt = fmt;" or
+#: "struct va_format vaf = { .fmt = fmt, ... }".
+_VAF_FMT_RE = re.compile(
+    rb"\b(\w+)[ \t]*\.[ \t]*fmt\s*=\s*(\w+)\s*;"
+    rb"|\bstruct\s+va_format\s+(\w+)\s*=\s*\{[^{};]{0,256}?"
+    rb"\.fmt\s*=\s*(\w+)\s*[,}]")
+#: A parameter "struct va_format *vaf" (of a helper that prints it).
+_VAF_PTR_RE = re.compile(
+    rb"\bstruct\s+va_format\s*\*\s*(?:const\s+)?(\w+)\s*[,)]")
+#: "_printk(" (what printk() calls) is printk() to the scanner.
+_UNDERSCORE_PRINTK_RE = re.compile(rb"(?<!\w)_printk(?=\s*\()")
+#: A conversion of a printk format ("%%" prints no argument).
+_CONV_RE = re.compile(
+    rb"%(?:%|[-+ #0]*(?:\*|\d+)?(?:\.(?:\*|\d+))?"
+    rb"(?:hh|h|ll|l|L|z|Z|t|j|q)?(?:p[A-Za-z0-9]*|[a-zA-Z]))")
+
+
+class PvFunction(NamedTuple):
+    """A function that prints its caller's format through %pV (bt_info(),
+    __ext4_msg(), xfs_printk_level()): the kernel gives its records the
+    ID of that format (vsnprintf() follows %pV); its own format's text
+    before the %pV is the prefix the caller's text comes after."""
+
+    #: Position of the caller's format among its arguments.
+    arg: int
+    #: Position of the argument it prints as the level ("%sEXT4-fs",
+    #: dev_printk(level, ...)), -1 if none.
+    level_arg: int
+    #: The level it prints at ("6"), "" if an argument or the caller's
+    #: format decides.
+    level: str
+    #: What it prints before the caller's text ("Bluetooth: ").
+    prefix: str
+
+
+#: Wrapper macro: (named parameters, name of the variable arguments or
+#: None, body with continuations joined and pastes closed).
+Macro = tuple[list[bytes], Optional[bytes], bytes]
+
+
+class Tree(NamedTuple):
+    """What one file's scan learns from the whole tree (learn_tree())."""
+
+    #: Function-like macros of include/ that reach a print call.
+    macros: dict[bytes, Macro]
+    #: Non-static %pV functions, by name.
+    functions: dict[bytes, PvFunction]
+    #: Static %pV functions, by the file (path in the tree) defining them.
+    static: dict[str, dict[bytes, PvFunction]]
+
+
+_NO_TREE = Tree({}, {}, {})
+#: The tree being scanned (scan_tree() sets it, in each process).
+_tree: Tree = _NO_TREE
 _FMT = b"\0FMT\0"  # stands for the "fmt" parameter in pr_fmt() bodies
 _UNKNOWN = b"\0?\0"  # a pr_fmt() we cannot evaluate: skip its call sites
 _PR_FMT = b"\0pr_fmt\0"  # dev_fmt defined as pr_fmt
@@ -332,7 +417,8 @@ def module_name(path: str) -> str:
 class _FileScanner:
     """Scan one C file (with its local headers) for call sites."""
 
-    def __init__(self, path: str, relpath: str) -> None:
+    def __init__(self, path: str, relpath: str,
+                 tree: Optional[Tree] = None) -> None:
         self.path = path
         self.relpath = relpath
         modname = module_name(path)
@@ -348,8 +434,15 @@ class _FileScanner:
             b"pr_fmt": [], b"dev_fmt": []}
         self._keys: dict[bytes, list[int]] = {}
         self._args: dict[int, tuple[int, list[int]]] = {}
-        # Wrapper macros: name -> (named parameters, body).
-        self.wrappers: dict[bytes, tuple[list[bytes], bytes]] = {}
+        # Wrapper macros: name -> Macro; the function-like macros that
+        # may be, in the order learnt (_resolve_wrappers() decides).
+        self.wrappers: dict[bytes, Macro] = {}
+        self._candidates: list[_Candidate] = []
+        # The tree's wrapper macros and %pV functions (the file's own
+        # static ones first), and the expansions left to the current call.
+        self.tree = tree if tree is not None else _tree
+        self._static = self.tree.static.get(relpath, {})
+        self._budget = 0
 
     def _learn_defines(self, text: bytes, at: Optional[int] = None) -> None:
         """Learn string macros and pr_fmt/dev_fmt templates from @text.
@@ -385,19 +478,51 @@ class _FileScanner:
             defs.sort(key=lambda d: d[:2])
 
     def _learn_wrapper(self, m: "re.Match[bytes]") -> None:
-        """Keep a function-like macro whose body calls a print function
-        with a format made of its parameters, literals and macros."""
-        name, body = m.group(1), m.group(3).replace(b"\\\n", b" ")
-        if name in self.templates or _CALL_RE.match(name + b"("):
-            return
-        if len(self.wrappers) >= MAX_WRAPPERS or \
-                len(body) > MAX_WRAPPER_BODY or not _CALL_RE.search(body):
-            return
-        params = [p.strip() for p in m.group(2).split(b",")]
-        if params and params[-1].endswith(b"..."):
-            params.pop()  # the variable arguments: never the format
-        if all(re.fullmatch(rb"[A-Za-z_]\w*", p) for p in params):
-            self.wrappers[name] = (params, body)
+        """Note a function-like macro that may be a wrapper: one whose
+        body calls something (_resolve_wrappers() keeps those that reach
+        a print call)."""
+        self._note(_candidate(m))
+
+    def _note(self, candidate: Optional["_Candidate"]) -> None:
+        """Note @candidate: one that calls a print function always (those
+        are linear in the input), the others up to a limit."""
+        if candidate is not None and (
+                candidate[2] is None or
+                len(self._candidates) < 4 * MAX_WRAPPERS):
+            self._candidates.append(candidate)
+
+    def _resolve_wrappers(self) -> None:
+        """Keep the candidate macros whose body calls a print function, a
+        %pV function or a wrapper macro (of the tree or kept here, so a
+        wrapper of a wrapper too); of several definitions of a name, the
+        first that does, in the order the preprocessor reads them: the
+        branch of "#ifdef CONFIG_PRINTK" before the stub of its "#else"
+        (ext4_msg()), as in learn_tree()."""
+        def known(name: bytes) -> bool:
+            return (name in self.wrappers or name in self.tree.macros
+                    or self._function(name) is not None)
+        pending = self._candidates
+        self._candidates = []
+        for _ in range(MAX_NEST + 1):
+            kept = False
+            for name, macro, calls in pending:
+                if name in self.wrappers or \
+                        len(self.wrappers) >= MAX_WRAPPERS:
+                    continue
+                if calls is None or any(map(known, calls)):
+                    self.wrappers[name] = macro
+                    kept = True
+            if not kept:
+                break
+
+    def _macro(self, name: bytes) -> Optional[Macro]:
+        """The wrapper macro @name: the file's, else the tree's."""
+        return self.wrappers.get(name) or self.tree.macros.get(name)
+
+    def _function(self, name: bytes) -> Optional[PvFunction]:
+        """The %pV function @name: the file's static one, else the
+        tree's."""
+        return self._static.get(name) or self.tree.functions.get(name)
 
     @staticmethod
     def _where(m: "re.Match[bytes]", at: Optional[int]) -> tuple[int, int]:
@@ -435,6 +560,38 @@ class _FileScanner:
             except (OSError, ValueError):  # ValueError: NUL in the name
                 continue
 
+    def _deeper_wrappers(self, headers: list[tuple[int, str, bytes]]
+                         ) -> None:
+        """Note the wrapper macros of the local headers that the local
+        headers include (xfs.h -> xfs_linux.h -> xfs_message.h), the
+        deepest first: about the order the preprocessor reads them in,
+        a header's includes before its own definitions."""
+        base = os.path.dirname(self.path)
+        seen = set()
+        level = []
+        for _, name, hdr in headers:
+            path = os.path.normpath(os.path.join(base, name))
+            seen.add(path)
+            level.append((os.path.dirname(path),
+                          [os.fsdecode(i) for i in _INCLUDE_RE.findall(hdr)]))
+        found: list[list[_Candidate]] = []
+        for _ in range(1, MAX_HEADER_DEPTH):
+            deeper = []
+            for where, includes in level:
+                for inc in includes:
+                    path = os.path.normpath(os.path.join(where, inc))
+                    if path in seen or len(seen) >= MAX_HEADERS:
+                        continue
+                    seen.add(path)
+                    info = _header_info(path)
+                    if info is not None:
+                        deeper.append((os.path.dirname(path), info[0]))
+                        found.append(info[1])
+            level = deeper
+        for candidates in reversed(found):
+            for candidate in candidates:
+                self._note(candidate)
+
     def scan(self) -> list[CallSite]:
         """The call sites of the file, and of the local headers it
         includes (#include "x.h"), with the file's pr_fmt() where the
@@ -442,9 +599,11 @@ class _FileScanner:
         with open(self.path, "rb") as f:
             text = strip_comments(f.read())
         headers = list(self._local_headers(text))
+        self._deeper_wrappers(headers)
         for pos, _, hdr in headers:
             self._learn_defines(hdr, at=pos)
         self._learn_defines(text)
+        self._resolve_wrappers()
         sites = self._sites(text, self.relpath)
         for pos, name, hdr in headers:
             if name.endswith(".h"):
@@ -457,12 +616,20 @@ class _FileScanner:
                ) -> list[CallSite]:
         """The call sites in @text, of the file @relpath; pr_fmt() is the
         one in effect at @at (a local header's #include), else at each
-        call."""
+        call.  The calls of wrapper macros (the file's and the tree's)
+        and %pV functions are expanded, after the print calls of their
+        line."""
         funcs = find_functions(text)
         starts = [pos for pos, _ in funcs]
         calls = list(_CALL_RE.finditer(text))
-        self._args = call_arguments(text, (m.end() - 1 for m in calls))
-        sites = []
+        wanted = sorted(n for n in set(_IDENT_CALL_RE.findall(text))
+                        if self._macro(n) or self._function(n))
+        if wanted:
+            names = b"|".join(re.escape(n) for n in wanted)
+            calls += re.finditer(rb"\b(" + names + rb")\s*\(", text)
+            calls.sort(key=lambda m: m.start())
+        args_of = call_arguments(text, (m.end() - 1 for m in calls))
+        sites, wrapped = [], []
         # Line numbers and line starts, counted incrementally: calls come
         # in file order.
         pos, line, line_start = 0, 1, 0
@@ -474,61 +641,123 @@ class _FileScanner:
             pos = m.start()
             if _DIRECTIVE_RE.match(text, line_start, pos):
                 continue  # a definition: #define pr_info(fmt, ...) ...
+            i = bisect.bisect_right(starts, m.start()) - 1
+            func = funcs[i][1].decode() if i >= 0 else "?"
+            if m.re is not _CALL_RE:
+                self._budget = MAX_EXPANSION_COST
+                found = self._follow(text, m, args_of,
+                                     m.start() if at is None else at, 0,
+                                     frozenset())
+                wrapped += (CallSite.from_format(
+                    fmt, file=relpath, line=line, function=func,
+                    module="", origin="source-approx", level=level,
+                    subsys=subsys) for fmt, level, subsys
+                    in dict.fromkeys(found))
+                continue
+            self._args = args_of
             fmt, level = self._call_format(text, m, at)
             if fmt is None:
                 continue
-            i = bisect.bisect_right(starts, m.start()) - 1
-            func = funcs[i][1].decode() if i >= 0 else "?"
             sites.append(CallSite.from_format(
                 fmt, file=relpath, line=line, function=func, module="",
                 origin="source-approx", level=level,
                 subsys=_subsys(m.group("name"))))
-        if self.wrappers:
-            sites += self._wrapper_sites(text, relpath, at, funcs, starts)
+        if wrapped:
+            sites += wrapped
             sites.sort(key=lambda s: s.line)
         return sites
 
-    def _wrapper_sites(self, text: bytes, relpath: str, at: Optional[int],
-                       funcs: list[tuple[int, bytes]],
-                       starts: list[int]) -> list[CallSite]:
-        """The call sites of the file's wrapper macros, each expanded."""
-        names = b"|".join(re.escape(n) for n in sorted(self.wrappers))
-        calls = list(re.finditer(rb"\b(" + names + rb")\s*\(", text))
-        args_of = call_arguments(text, (m.end() - 1 for m in calls))
-        sites = []
-        for m in calls:
-            line_start = text.rfind(b"\n", 0, m.start()) + 1
-            if _DIRECTIVE_RE.match(text, line_start, m.start()):
-                continue
-            params, body = self.wrappers[m.group(1)]
-            self._args = args_of
+    def _follow(self, text: bytes, m: "re.Match[bytes]",
+                args_of: dict[int, tuple[int, list[int]]], pos: int,
+                depth: int, active: frozenset[bytes]
+                ) -> list[tuple[bytes, Optional[str], str]]:
+        """(format, level, prefix) of the print calls that the call @m
+        (group 1: its name) of a wrapper macro or %pV function in @text
+        makes; @args_of: call_arguments() of @text; @active: the macros
+        being expanded, which are not again (as in cpp)."""
+        name = m.group(1)
+        self._args = args_of
+        macro = self._macro(name) if name not in active else None
+        if macro is not None:
+            params, variadic, body = macro
+            if depth >= MAX_NEST or self._budget <= 0:
+                return []
+            self._budget -= 1
             args = self._split(text, m.end() - 1, len(params)) \
                 if params else []
             if args is None:
-                continue
-            found = self._expand(body, dict(zip(params, args)),
-                                 m.start() if at is None else at)
-            if found is None:
-                continue
-            fmt, level, inner = found
-            i = bisect.bisect_right(starts, m.start()) - 1
-            sites.append(CallSite.from_format(
-                fmt, file=relpath, line=text.count(b"\n", 0, m.start()) + 1,
-                function=funcs[i][1].decode() if i >= 0 else "?", module="",
-                origin="source-approx", level=level, subsys=_subsys(inner)))
-        return sites
+                return []
+            values = dict(zip(params, args))
+            if variadic is not None:
+                values[variadic] = self._rest(text, m.end() - 1,
+                                              len(params))
+            return self._expand(body, values, pos, depth + 1,
+                                active | {name})
+        func = self._function(name)
+        if func is None:
+            return []
+        args = self._split(text, m.end() - 1,
+                           max(func.arg, func.level_arg) + 1)
+        fmt = eval_strings(args[func.arg], self.macros) if args else None
+        if fmt is None:
+            return []
+        level: Optional[str] = func.level or None
+        if not level and func.level_arg >= 0:
+            value = eval_strings(args[func.level_arg], self.macros) or b""
+            level = _level_name((value if value[:1] == KERN_SOH else b"")
+                                + fmt)
+        return [(fmt, level, func.prefix)]
 
-    def _expand(self, body: bytes, args: dict[bytes, bytes], pos: int
-                ) -> Optional[tuple[bytes, Optional[str], bytes]]:
-        """The format, level and function of the print call in the macro
-        @body with its parameters replaced by @args, called at @pos."""
+    def _rest(self, text: bytes, paren: int, count: int) -> bytes:
+        """The arguments after the first @count of the call whose "("
+        is at @paren (a macro's variable arguments), as written."""
+        close, commas = self._args.get(paren, (-1, []))
+        if close < 0 or close - paren > MAX_ARGS:
+            return b""
+        if count == 0:
+            return text[paren + 1:close]
+        return text[commas[count - 1] + 1:close] if len(commas) >= count \
+            else b""
+
+    def _expand(self, body: bytes, args: dict[bytes, bytes], pos: int,
+                depth: int = 1, active: frozenset[bytes] = frozenset()
+                ) -> list[tuple[bytes, Optional[str], str]]:
+        """(format, level, prefix) of the print calls in the macro @body
+        with its parameters replaced by @args, called at @pos: print
+        functions, and wrapper macros and %pV functions followed."""
         def subst(t: "re.Match[bytes]") -> bytes:
             tok = t.group(0)
             if tok == b"##":
                 return b""
             return args.get(tok, tok)
-        text = _BODY_TOKEN_RE.sub(subst, body)
-        # pr_fmt(...) of the file where the macro is used, as a macro.
+        text = self._inline_pr_fmt(_BODY_TOKEN_RE.sub(subst, body), pos,
+                                   depth)
+        if text is None or len(text) > MAX_ARGS:
+            return []
+        calls = list(_CALL_RE.finditer(text))
+        calls += [c for c in _IDENT_CALL_RE.finditer(text)
+                  if c.group(1) not in active and
+                  (self._macro(c.group(1)) or self._function(c.group(1)))]
+        calls.sort(key=lambda c: c.start())
+        args_of = call_arguments(text, [c.end() - 1 for c in calls])
+        found: list[tuple[bytes, Optional[str], str]] = []
+        for c in calls:
+            if len(found) >= MAX_EXPANSION:
+                break
+            if c.re is _CALL_RE:
+                self._args = args_of
+                fmt, level = self._call_format(text, c, pos)
+                if fmt is not None:
+                    found.append((fmt, level, _subsys(c.group("name"))))
+            else:
+                found += self._follow(text, c, args_of, pos, depth, active)
+        return found[:MAX_EXPANSION]
+
+    def _inline_pr_fmt(self, text: bytes, pos: int, depth: int = 0
+                       ) -> Optional[bytes]:
+        """@text with its pr_fmt(...) calls made string macros: the
+        pr_fmt() of the file at @pos, as where a macro is used; None if
+        one cannot be evaluated."""
         for k in range(4):
             pm = _PR_FMT_CALL_RE.search(text)
             if not pm:
@@ -539,16 +768,140 @@ class _FileScanner:
                 if value is not None else None
             if inner is None or value is None:
                 return None
-            name = b"__msgid_pr_fmt_%d" % k
+            name = b"__msgid_pr_fmt_%d_%d" % (depth, k)
             self.macros[name] = value
             text = text[:pm.start()] + name + \
                 text[pm.end() + len(inner[0]) + 1:]
-        m = _CALL_RE.search(text)
-        if not m:
-            return None
-        self._args = call_arguments(text, [m.end() - 1])
-        fmt, level = self._call_format(text, m, pos)
-        return (fmt, level, m.group("name")) if fmt is not None else None
+        return text
+
+    def pv_functions(self, data: bytes
+                     ) -> tuple[dict[bytes, PvFunction],
+                                dict[bytes, PvFunction]]:
+        """The %pV functions defined in the file's text @data: (those
+        other files may call, the static ones).  One sets a struct
+        va_format's .fmt from a parameter, the caller's format, and
+        prints it with a print function whose format holds "%pV"
+        (bt_info(): pr_info("%pV", &vaf)), or through a helper of the
+        file that takes it as a "struct va_format *" and does
+        (xfs_printk_level() -> __xfs_printk())."""
+        text = strip_comments(data)
+        for pos, _, hdr in self._local_headers(text):
+            self._learn_defines(hdr, at=pos)
+        self._learn_defines(text)
+        text = _UNDERSCORE_PRINTK_RE.sub(b" printk", text)
+        funcs = find_functions(text)
+        starts = [pos for pos, _ in funcs]
+        parts: dict[int, Optional[_Function]] = {}
+
+        def function_at(pos: int) -> Optional[_Function]:
+            i = bisect.bisect_right(starts, pos) - 1
+            if i < 0:
+                return None
+            if i not in parts:
+                parts[i] = _function_parts(text, funcs[i][0]) \
+                    if len(parts) < MAX_WRAPPERS else None
+            return parts[i]
+        helpers: dict[bytes, PvFunction] = {}
+        for m in _VAF_PTR_RE.finditer(text):
+            f = function_at(m.start())
+            if f is None or not f.paren < m.start() < f.body or \
+                    f.name in helpers or m.group(1) not in f.params:
+                continue
+            found = self._pv_print(text, f, m.group(1), {})
+            if found is not None:
+                helpers[f.name] = found._replace(
+                    arg=f.params.index(m.group(1)))
+        public: dict[bytes, PvFunction] = {}
+        static: dict[bytes, PvFunction] = {}
+        for m in _VAF_FMT_RE.finditer(text):
+            var, fmt = (m.group(1), m.group(2)) if m.group(1) else \
+                (m.group(3), m.group(4))
+            f = function_at(m.start())
+            if f is None or not f.body < m.start() < f.end or \
+                    fmt not in f.params or f.name in public or \
+                    f.name in static or _CALL_RE.match(f.name + b"("):
+                continue
+            found = self._pv_print(text, f, b"&" + var, helpers)
+            if found is not None:
+                (static if f.static else public)[f.name] = found._replace(
+                    arg=f.params.index(fmt))
+        return public, static
+
+    def _pv_print(self, text: bytes, f: "_Function", vaf: bytes,
+                  helpers: dict[bytes, PvFunction]
+                  ) -> Optional[PvFunction]:
+        """What the function @f prints first with the struct va_format
+        @vaf ("&vaf", or the name of a parameter): a print call with
+        "%pV" for it, or a call of one of the file's @helpers with it.
+        The result's .arg is to be set by the caller."""
+        calls = list(_CALL_RE.finditer(text, f.body, f.end))
+        calls += [c for c in _IDENT_CALL_RE.finditer(text, f.body, f.end)
+                  if c.group(1) in helpers]
+        calls.sort(key=lambda c: c.start())
+        args_of = call_arguments(text, [c.end() - 1 for c in calls])
+        for c in calls:
+            close, commas = args_of.get(c.end() - 1, (-1, []))
+            if close < 0 or close - c.end() > MAX_ARGS:
+                continue
+            ends = commas + [close]
+            args = [text[b + 1:e] for b, e in zip([c.end() - 1] + commas,
+                                                   ends)]
+            words = [re.sub(rb"[\s()]", b"", a) for a in args]
+
+            def param(i: int) -> int:
+                """The position of the parameter that argument @i is."""
+                return f.params.index(words[i]) \
+                    if i < len(words) and words[i] in f.params else -1
+            if c.re is not _CALL_RE:  # a helper's call
+                h = helpers[c.group(1)]
+                if h.arg >= len(words) or words[h.arg] != vaf:
+                    continue
+                level, level_arg = h.level, -1
+                if h.level_arg >= 0:
+                    level_arg = param(h.level_arg)
+                    value = eval_strings(args[h.level_arg], self.macros) \
+                        if level_arg < 0 and h.level_arg < len(args) \
+                        else None
+                    if value and value[:1] == KERN_SOH:
+                        level = _level_name(value)
+                return PvFunction(0, level_arg, level, h.prefix)
+            name = c.group("name")
+            if c.group("wl"):
+                continue
+            at = 2 if name in (b"dev_printk", b"netdev_printk",
+                               b"pci_printk") else \
+                0 if name.startswith((b"pr_", b"printk")) else 1
+            snippet = self._inline_pr_fmt(text[c.start():close + 1],
+                                          c.start())
+            m = _CALL_RE.match(snippet) if snippet else None
+            if m is None or len(args) <= at:
+                continue
+            self._args = call_arguments(snippet, [m.end() - 1])
+            fmt, level = self._call_format(snippet, m, c.start())
+            if fmt is None or b"%pV" not in fmt:
+                continue
+            levels, head = strip_levels(fmt)
+            head = head[:head.index(b"%pV")]
+            if b"c" in levels or b"NULL" in head:
+                # A KERN_CONT fragment keeps the ID of the record it
+                # continues; "(NULL device *): %pV" is the fallback of a
+                # function that prints the main way further on.
+                continue
+            n = sum(1 + t.count(b"*") for t in _CONV_RE.findall(head)
+                    if t != b"%%")
+            if at + 1 + n >= len(words) or words[at + 1 + n] != vaf:
+                continue
+            level_arg = param(0) if at == 2 else -1
+            if head[:2] == b"%s" and head[2:3].isalnum() and \
+                    param(at + 1) >= 0:
+                # "%sEXT4-fs (%s): %pV": the level, printed as nothing.
+                level_arg, head = param(at + 1), head[2:]
+            if level is None:
+                level = level_of(fmt)
+            return PvFunction(0, level_arg, "" if level_arg >= 0 or
+                              level == "-1" else level,
+                              _subsys(name) + decode(head))
+        return None
 
     def _split(self, text: bytes, paren: int, count: int
                ) -> Optional[list[bytes]]:
@@ -617,6 +970,220 @@ class _FileScanner:
         return fmt, None
 
 
+class _Function(NamedTuple):
+    """A function definition: name, parameter names, positions of its
+    "(", of its body's "{" and "}", whether static."""
+
+    name: bytes
+    params: list[bytes]
+    paren: int
+    body: int
+    end: int
+    static: bool
+
+
+def _function_parts(text: bytes, line: int) -> Optional[_Function]:
+    """The function defined at @line of @text (find_functions(), which
+    names "static __printf(2, 3) void f(...)" __printf): its name is the
+    one before the parameters that the body follows."""
+    names = _NAME_PAREN_RE.finditer(text, line)
+    for _ in range(8):
+        m = next(names, None)
+        if m is None:
+            return None
+        paren = m.end() - 1
+        close = _closing(text, paren)
+        body = text.find(b"{", close) if close > 0 else -1
+        if body < 0:
+            return None
+        if text[close + 1:body].strip():
+            continue  # an attribute's arguments: the parameters follow
+        end = _closing(text, body)
+        if end < 0:
+            return None
+        params = []
+        for b, e in _top_level(text, paren, close):
+            words = _IDENT_RE.findall(text, b, e)
+            params.append(words[-1] if words else b"")
+        return _Function(m.group(1), params, paren, body, end,
+                         b"static" in text[line:m.start()].split())
+    return None
+
+
+def _closing(text: bytes, pos: int) -> int:
+    """The position of the bracket that closes the one at @pos, -1 if
+    there is none within MAX_FUNCTION bytes."""
+    depth = 0
+    for m in _BRACKET_RE.finditer(text, pos, pos + MAX_FUNCTION):
+        c = text[m.start()]
+        if c in b"([{":
+            depth += 1
+        elif c in b")]}":
+            depth -= 1
+            if depth == 0:
+                return m.start()
+    return -1
+
+
+def _top_level(text: bytes, paren: int, close: int
+               ) -> list[tuple[int, int]]:
+    """(start, end) of the arguments between @paren and @close."""
+    bounds, depth, begin = [], 0, paren + 1
+    for m in _BRACKET_RE.finditer(text, paren + 1, close):
+        c = text[m.start()]
+        if c in b"([{":
+            depth += 1
+        elif c in b")]}":
+            depth -= 1
+        elif c == 0x2c and depth == 0:  # ","
+            bounds.append((begin, m.start()))
+            begin = m.start() + 1
+    return bounds + [(begin, close)]
+
+
+def learn_tree(root: str, files: Iterable[tuple[str, str]]) -> Tree:
+    """Learn the wrapper macros of @root's include/ and the %pV
+    functions of its C @files ((path, path in the tree)), in a first
+    pass before the files are scanned: a file's scan follows them
+    wherever they are defined.  The result depends only on the tree."""
+    functions: dict[bytes, PvFunction] = {}
+    static: dict[str, dict[bytes, PvFunction]] = {}
+    for path, relpath in files:
+        if not path.endswith(".c"):
+            continue
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            continue
+        if b"va_format" not in data or b"%pV" not in data:
+            continue
+        public, own = _FileScanner(path, relpath, _NO_TREE).pv_functions(
+            data)
+        for name, func in public.items():
+            if len(functions) < MAX_TREE_WRAPPERS:
+                functions.setdefault(name, func)
+        if own:
+            static[relpath] = own
+    # Every definition of a name, in the order of a sorted walk.
+    candidates: dict[bytes, list[tuple[Macro, Optional[set[bytes]]]]] = {}
+    count = 0
+    for dirpath, dirnames, filenames in os.walk(os.path.join(root,
+                                                             "include")):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if not name.endswith(".h"):
+                continue
+            try:
+                with open(os.path.join(dirpath, name), "rb") as f:
+                    text = f.read()
+            except OSError:
+                continue
+            if b"#define" not in text:
+                continue
+            for m in _FUNC_DEFINE_RE.finditer(strip_comments(text)):
+                c = _candidate(m)
+                if c and count < 4 * MAX_TREE_WRAPPERS:
+                    candidates.setdefault(c[0], []).append(c[1:])
+                    count += 1
+    macros: dict[bytes, Macro] = {}
+
+    def known(name: bytes) -> bool:
+        return name in macros or name in functions
+    # A wrapper of a wrapper is kept in a later round: MAX_NEST deep.
+    for _ in range(MAX_NEST + 1):
+        kept = False
+        for name in sorted(candidates):
+            if name in macros or name in functions or \
+                    len(macros) >= MAX_TREE_WRAPPERS:
+                continue
+            for macro, names in candidates[name]:
+                if names is None or any(map(known, names)):
+                    macros[name] = macro  # the first that reaches
+                    kept = True
+                    break
+        if not kept:
+            break
+    return Tree(macros, functions, static)
+
+
+#: Local headers read for their wrapper macros, per process: path ->
+#: (the local headers it includes, its macro candidates).  Files come in
+#: directory order, so a small cache holds a directory's headers.
+_headers: dict[str, tuple[list[str], list["_Candidate"]]] = {}
+MAX_HEADER_CACHE = 256
+
+
+def _header_info(path: str
+                 ) -> Optional[tuple[list[str], list["_Candidate"]]]:
+    """The local headers the header @path includes and its candidate
+    wrapper macros (_candidate()); None if it cannot be read."""
+    info = _headers.get(path)
+    if info is not None:
+        return info
+    try:
+        with open(path, "rb") as f:
+            text = strip_comments(f.read())
+    except (OSError, ValueError):
+        return None
+    includes = [os.fsdecode(m.group(1)) for m in _INCLUDE_RE.finditer(text)]
+    macros = [c for c in map(_candidate, _FUNC_DEFINE_RE.finditer(text))
+              if c is not None][:4 * MAX_WRAPPERS]
+    if len(_headers) >= MAX_HEADER_CACHE:
+        _headers.clear()
+    info = _headers[path] = (includes[:MAX_HEADERS], macros)
+    return info
+
+
+def _parse_macro(m: "re.Match[bytes]") -> Optional[tuple[bytes, Macro]]:
+    """(name, Macro) of the function-like macro definition @m
+    (_FUNC_DEFINE_RE) if it may be a wrapper: named parameters, a call
+    in a body of at most MAX_WRAPPER_BODY bytes, not a print function
+    the scanner knows itself nor pr_fmt()/dev_fmt()."""
+    name = m.group(1)
+    body = m.group(3)
+    if len(body) > MAX_WRAPPER_BODY or b"(" not in body or \
+            name in (b"pr_fmt", b"dev_fmt") or _CALL_RE.match(name + b"("):
+        return None
+    body = body.replace(b"\\\n", b" ")
+    if b"##" in body:
+        body = _PASTE_RE.sub(b"##", body)
+    params = [p.strip() for p in m.group(2).split(b",")]
+    variadic = None
+    if params and params[-1].endswith(b"..."):
+        variadic = params.pop()[:-3].strip() or b"__VA_ARGS__"
+    if not all(_IDENT_RE.fullmatch(p) for p in params):
+        return None
+    return name, (params, variadic, body)
+
+
+#: A macro that may be a wrapper: name, Macro, _calls() of its body.
+_Candidate = tuple[bytes, Macro, Optional[set[bytes]]]
+
+
+def _candidate(m: "re.Match[bytes]") -> Optional[_Candidate]:
+    """The _Candidate of the definition @m (_FUNC_DEFINE_RE), None if
+    it is no wrapper (_parse_macro()) or calls nothing."""
+    macro = _parse_macro(m)
+    if macro is None:
+        return None
+    calls = _calls(macro[1][2])
+    return None if calls == set() else macro + (calls,)
+
+
+def _calls(body: bytes) -> Optional[set[bytes]]:
+    """None if the macro @body calls a print function the scanner knows
+    (also as "pr_##level"), else the names it calls: it is a wrapper if
+    one of them is."""
+    if _CALL_RE.search(body):
+        return None
+    for m in _PASTED_CALL_RE.finditer(body):
+        if any(_CALL_RE.match(m.group(1) + lvl + b"(")
+               for lvl in (b"info", b"err", b"dbg")):
+            return None
+    return set(_IDENT_CALL_RE.findall(body))
+
+
 def _apply(template: Optional[bytes], fmt: bytes) -> Optional[bytes]:
     """Expand a pr_fmt()/dev_fmt() template; None if it is unknown."""
     if template == _UNKNOWN:
@@ -663,7 +1230,9 @@ def scan_tree(root: str, jobs: Optional[int] = None) -> Iterator[CallSite]:
                 path = os.path.join(dirpath, name)
                 files.append((path, os.path.relpath(path, root)))
     seen: set[tuple[str, int, str]] = set()  # header sites
-    for relpath, sites in _scan_files(files, jobs or os.cpu_count() or 1):
+    tree = learn_tree(root, files)
+    for relpath, sites in _scan_files(files, jobs or os.cpu_count() or 1,
+                                      tree):
         for site in sites:
             if site.file != relpath:
                 key = (site.file, site.line, site.canonical)
@@ -682,11 +1251,15 @@ def _scan_one(file: tuple[str, str]) -> tuple[str, list[CallSite]]:
         return relpath, []
 
 
-def _worker_init() -> None:
-    """A scanning process leaves SIGINT to its parent, which stops the
-    pool, and dies on SIGTERM and SIGHUP (the parent's handlers, which
-    turn them into KeyboardInterrupt, are inherited by fork)."""
+def _worker_init(tree: Tree = _NO_TREE) -> None:
+    """A scanning process follows the wrappers of @tree, leaves SIGINT
+    to its parent, which stops the pool, and dies on SIGTERM and SIGHUP
+    (the parent's handlers, which turn them into KeyboardInterrupt, are
+    inherited by fork)."""
     import signal
+
+    global _tree
+    _tree = tree
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for sig in (signal.SIGTERM, signal.SIGHUP):
@@ -694,15 +1267,23 @@ def _worker_init() -> None:
             signal.signal(sig, signal.SIG_DFL)
 
 
-def _scan_files(files: list[tuple[str, str]],
-                jobs: int) -> Iterator[tuple[str, list[CallSite]]]:
-    """_scan_one() of each file, in order, with @jobs processes."""
+def _scan_files(files: list[tuple[str, str]], jobs: int,
+                tree: Tree = _NO_TREE
+                ) -> Iterator[tuple[str, list[CallSite]]]:
+    """_scan_one() of each file, in order, with @jobs processes, the
+    wrappers of @tree followed."""
+    global _tree
     if jobs < 2 or len(files) < 2 * _CHUNK:
-        yield from map(_scan_one, files)
+        _tree = tree
+        try:
+            yield from map(_scan_one, files)
+        finally:
+            _tree = _NO_TREE
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    pool = ProcessPoolExecutor(jobs, initializer=_worker_init)
+    pool = ProcessPoolExecutor(jobs, initializer=_worker_init,
+                               initargs=(tree,))
     try:
         yield from pool.map(_scan_one, files, chunksize=_CHUNK)
     finally:
