@@ -71,16 +71,26 @@ fetch() {
 	say "$name: fetched in $(elapsed "$start")"
 }
 
+# newest_of NAME VAR: add NAME to names, its source package $VAR_PKG of
+# $VAR_VERSION from $VAR_SUITE, else the newest there; or say why it is
+# left out.
+newest_of() {
+	local name=$1 var=$2 pkg suite version
+	local pv=${var}_PKG sv=${var}_SUITE vv=${var}_VERSION
+	pkg=${!pv} suite=${!sv} version=${!vv}
+	if [ ! -f "$dir/$name.tar.xz" ] && [ -z "$version" ]; then
+		version=$(newest "$pkg" "$suite")
+	fi
+	if [ -f "$dir/$name.tar.xz" ] || { [ -n "$version" ] &&
+		fetch "$name" "$pkg" "$version" "$suite" "usr/src/$pkg.tar.xz"; }; then
+		names+=("$name")
+	else
+		say "$name: no $pkg in $suite ($sv and $vv name another): left out"
+	fi
+}
+
 names=()
-if [ ! -f "$dir/5.10.tar.xz" ] && [ -z "$R510_VERSION" ]; then
-	R510_VERSION=$(newest "$R510_PKG" "$R510_SUITE")
-fi
-if [ -f "$dir/5.10.tar.xz" ] || { [ -n "$R510_VERSION" ] &&
-	fetch 5.10 "$R510_PKG" "$R510_VERSION" "$R510_SUITE" "usr/src/$R510_PKG.tar.xz"; }; then
-	names+=(5.10)
-else
-	say "5.10: no $R510_PKG in $R510_SUITE (R510_SUITE and R510_VERSION name another): left out"
-fi
+newest_of 5.10 R510
 if fetch 6.1 "$OLD_PKG" "$OLD_VERSION" "$OLD_SUITE" "$OLD_TARBALL"; then
 	names+=(6.1)
 else
@@ -92,15 +102,7 @@ if fetch 6.12 linux-source-6.12 "$LTS_VERSION" "$LTS_SUITE" usr/src/linux-source
 else
 	say "6.12: cannot fetch linux-source-6.12 $LTS_VERSION: left out"
 fi
-if [ ! -f "$dir/7.2.tar.xz" ] && [ -z "$R72_VERSION" ]; then
-	R72_VERSION=$(newest "$R72_PKG" "$R72_SUITE")
-fi
-if [ -f "$dir/7.2.tar.xz" ] || { [ -n "$R72_VERSION" ] &&
-	fetch 7.2 "$R72_PKG" "$R72_VERSION" "$R72_SUITE" "usr/src/$R72_PKG.tar.xz"; }; then
-	names+=(7.2)
-else
-	say "7.2: no $R72_PKG in $R72_SUITE (R72_SUITE and R72_VERSION name another): left out"
-fi
+newest_of 7.2 R72
 if [ ! -f "$BASE_TARBALL" ]; then
 	"$ROOT/harness/base.sh" || die "cannot fetch the base (make base)"
 fi
