@@ -69,8 +69,10 @@ ORIGIN_KERNEL = "kernel"
 ORIGIN_USER = "user"
 
 _TS_BRACKET = (
-    rb"\[(?:\ *\d+\.\d+(?:\ *<\ *\d+\.\d+>)?"       # [ 1.2], -d [ 1.2 < 0.0>]
-    rb"|<\ *\d+\.\d+>"                              # delta [<    0.000000>]
+    # (dmesg -d prints a negative delta where the time went back: the
+    # kernel's first records are stamped before the TSC is calibrated)
+    rb"\[(?:\ *\d+\.\d+(?:\ *<\ *-?\d+\.\d+>)?"     # [ 1.2], -d [ 1.2 < 0.0>]
+    rb"|<\ *-?\d+\.\d+>"                            # delta [<    0.000000>]
     rb"|\ *\+\d+\.\d+"                              # reltime [  +0.119871]
     rb"|[A-Z][a-z]{2}\ [A-Z][a-z]{2}\ [ \d]\d\ \d\d:\d\d:\d\d\ \d{4}"  # -T
     rb"|[A-Z][a-z]{2}\ [ \d]?\d\ \d\d:\d\d)\]")     # reltime [Dec 6 20:43]

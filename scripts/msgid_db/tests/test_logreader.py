@@ -488,6 +488,18 @@ class ReaderTest(unittest.TestCase):
             rec = self.parse(line)
             self.assertEqual(rec.msgid, "25684dc3", line)
 
+    def test_dmesg_negative_delta(self) -> None:
+        """dmesg -d where the time went back (a boot's first records are
+        stamped before the TSC is calibrated: 0.072000, then 0.001817):
+        the record is read as dmesg, not taken for a wrapped line."""
+        for line in (b"[    0.001817 <   -0.070183>] (9c75fefc): "
+                     b"clocksource: tsc-early: mask: 0xffffffffffffffff",
+                     b"[<   -0.070183>] (9c75fefc): clocksource: tsc-early"):
+            rec = self.parse(line)
+            self.assertEqual(rec.form, "dmesg", line)
+            self.assertEqual(rec.msgid, "9c75fefc", line)
+            self.assertTrue(rec.text.startswith(b"clocksource: "), line)
+
     def test_not_ids(self) -> None:
         for line in (b"[    1.2] (1a2b3c4): short", b"[ 1.2](1a2b3c4d):x",
                      b"[    1.2] (1A2B3C4D): upper", b"\xff(1a2b3c4d): x",
