@@ -925,8 +925,10 @@ SiteFormat = tuple[str, bytes, bool, Optional[str], bool]
 
 
 #: The canonical form of a call site whose code formats its message
-#: itself and hands the text to printk("%s", buffer): ACPICA's
-#: (source_acpica.py), whose sites keep the text as their format.
+#: itself and hands the text to printk("%s", buffer) or dev_printk(level,
+#: dev, "%s", buffer): ACPICA's (source_acpica.py) and the callers of
+#: SCSI's sdev_printk() (source.TEXT_FUNCTIONS), whose sites keep the
+#: text as their format.
 PRINTED_AS_TEXT = "%s"
 
 
@@ -937,17 +939,22 @@ def site_format(msgid: object, canon: object, fmt: object,
     continued, wrapper prefix, a Rust literal: the site's @file is a .rs
     file).
 
-    A site with the canonical form PRINTED_AS_TEXT, no wrapper prefix and
-    a format that is some other text prints that text through "%s": the
-    matcher matches the text (its canonical form, at the start of a
-    record), under the site's ID, that of "%s"."""
+    A site with the canonical form PRINTED_AS_TEXT, no wrapper prefix or
+    a device prefix (DEVICE_PREFIXES), and a format that is some other
+    text prints that text through "%s": the matcher matches the text
+    (its canonical form, at the start of a record, after the device
+    prefix, or, the prefix not known (None), at either), under the
+    site's ID, that of "%s".  A format that starts with the device prefix
+    is an index entry's, which glued it in front of "%s": that is "%s"."""
     canon = canon if isinstance(canon, str) else str(canon)
     fmt = str(fmt)
     raw = canon.encode("utf-8", "surrogateescape")
-    if canon == PRINTED_AS_TEXT and not subsys:
+    if canon == PRINTED_AS_TEXT and (not subsys or
+                                     subsys in DEVICE_PREFIXES):
         text = ids.canonical(fmt.encode("utf-8", "surrogateescape"))
-        if text != raw:
-            raw, subsys = text, ""
+        if text != raw and not (subsys and text.startswith(
+                subsys.encode("utf-8", "surrogateescape"))):
+            raw = text
     return (str(msgid), raw, not fmt.endswith("\n"), subsys,
             str(file).endswith(RUST_FILE))
 

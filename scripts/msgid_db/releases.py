@@ -178,7 +178,10 @@ class Merged:
         self.metas = metas
 
     def sites(self) -> Iterator[tuple[CallSite, str]]:
-        """Each distinct call site with its releases, "6.1 6.12"."""
+        """Each distinct call site with its releases, "6.1 6.12", and
+        the wrapper prefix its inputs' word index gave its format (that
+        of the text, for a site printed as text: match.site_format())."""
+        from msgid_db import match
         cur = self.conn.execute(
             "SELECT %s, line, max(ord), group_concat(rel, ' ') FROM "
             "(SELECT * FROM allr ORDER BY ord) GROUP BY %s" % (_KEY, _KEY))
@@ -186,7 +189,7 @@ class Merged:
             (msgid, canon, fmt, file, function, level, module, cls,
              origin, line, _, rels) = row
             names = sorted(set(rels.split()), key=order)
-            key = (msgid, canon.encode("utf-8", "surrogateescape"))
+            key = match.site_format(msgid, canon, fmt, None, file)[:2]
             yield (CallSite(msgid, canon, fmt, file, line, function,
                             level, module, cls, origin,
                             _unwhere(self.starts.get(key, ""))),

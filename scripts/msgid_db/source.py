@@ -18,9 +18,14 @@ print call, also through one another and "pr_ ## level"
 the functions that print their caller's format through %pV (bt_info():
 vaf.fmt = format; pr_info("%pV", &vaf)), whose call sites get the ID of
 the caller's format, as the kernel prints it, and the text the function
-prints before the %pV as their prefix.  Functions that print a buffer
-(sdev_prefix_printk(): vscnprintf(), then "%s") are not followed: the
-kernel gives their records the ID of "%s".
+prints before the %pV as their prefix.  The functions of TEXT_FUNCTIONS
+that the tree defines so format their caller's format into a buffer
+(vscnprintf()) and print it with "%s" (SCSI's sdev_prefix_printk() and
+scmd_printk(), behind sdev_printk(), sd_printk(), sr_printk() ...): the
+kernel gives their records the ID of "%s", and each call of them is a
+call site with that ID and canonical form whose format is the text it
+prints (the level, the function's head, the caller's format), origin
+TEXT_ORIGIN, as ACPICA's (source_acpica.py; match.site_format()).
 Without a preprocessor this is approximate: rows are marked origin
 "source-approx".  KBUILD_MODNAME is the composite object the directory's
 Makefile puts the file into ("cfg80211-y += reg.o"), else the file's base
@@ -33,7 +38,8 @@ import re
 from typing import Iterable, Iterator, NamedTuple, Optional
 
 from msgid_db import source_rs
-from msgid_db.ids import CallSite, decode, level_of, strip_levels
+from msgid_db.ids import (CallSite, canonical, classify, decode, level_of,
+                          strip_levels)
 
 KERN_SOH = b"\x01"
 STRING_MACROS: dict[bytes, bytes] = {
@@ -193,7 +199,36 @@ class PvFunction(NamedTuple):
     level: str
     #: What it prints before the caller's text ("Bluetooth: ").
     prefix: str
+    #: A function of TEXT_FUNCTIONS (it prints the caller's text through
+    #: "%s"): the format of what it writes into its buffer before the
+    #: caller's format ("[%s] "); None for a %pV function.
+    head: Optional[bytes] = None
+    #: The argument that, passed as the NULL literal, leaves @head out
+    #: (sdev_prefix_printk()'s name), -1 if none.
+    head_arg: int = -1
 
+
+#: The origin of the call sites of TEXT_FUNCTIONS' callers.
+TEXT_ORIGIN = "source-as-text"
+#: The format such a function hands to printk with its buffer.
+PRINTED_WITH = b"%s"
+#: Functions that format their caller's format into a buffer and print
+#: it with "%s" (their records carry the ID of "%s"), as the kernel
+#: defines them: learn_tree() takes those its tree defines so (a
+#: vscnprintf() and a print call with "%s" in their body).
+TEXT_FUNCTIONS: dict[bytes, PvFunction] = {
+    # drivers/scsi/scsi_logging.c: "[%s] " when @name is not NULL, the
+    # caller's format; dev_printk(level, &sdev->sdev_gendev, "%s", logbuf)
+    b"sdev_prefix_printk": PvFunction(3, 0, "", "%s %s: ", b"[%s] ", 2),
+    # sdev_format_header(): "[%s] " when the command has a disk, "tag#%d "
+    # (when it has a tag, as it has but in rare paths); then the same
+    b"scmd_printk": PvFunction(2, 0, "", "%s %s: ", b"%stag#%d "),
+}
+
+#: What a call of a wrapper prints: (format, level, the prefix printed
+#: before its text, printed as text: the format is the text a
+#: TEXT_FUNCTIONS function prints through "%s").
+Printed = tuple[bytes, Optional[str], str, bool]
 
 #: Wrapper macro: (named parameters, name of the variable arguments or
 #: None, body with continuations joined and pastes closed).
@@ -648,10 +683,13 @@ class _FileScanner:
                 found = self._follow(text, m, args_of,
                                      m.start() if at is None else at, 0,
                                      frozenset())
-                wrapped += (CallSite.from_format(
+                wrapped += (text_site(
+                    fmt, file=relpath, line=line, function=func,
+                    origin=TEXT_ORIGIN, level=level, subsys=subsys)
+                    if as_text else CallSite.from_format(
                     fmt, file=relpath, line=line, function=func,
                     module="", origin="source-approx", level=level,
-                    subsys=subsys) for fmt, level, subsys
+                    subsys=subsys) for fmt, level, subsys, as_text
                     in dict.fromkeys(found))
                 continue
             self._args = args_of
@@ -669,12 +707,11 @@ class _FileScanner:
 
     def _follow(self, text: bytes, m: "re.Match[bytes]",
                 args_of: dict[int, tuple[int, list[int]]], pos: int,
-                depth: int, active: frozenset[bytes]
-                ) -> list[tuple[bytes, Optional[str], str]]:
-        """(format, level, prefix) of the print calls that the call @m
-        (group 1: its name) of a wrapper macro or %pV function in @text
-        makes; @args_of: call_arguments() of @text; @active: the macros
-        being expanded, which are not again (as in cpp)."""
+                depth: int, active: frozenset[bytes]) -> list[Printed]:
+        """What the print calls that the call @m (group 1: its name) of
+        a wrapper macro, %pV function or TEXT_FUNCTIONS function in @text
+        make print; @args_of: call_arguments() of @text; @active: the
+        macros being expanded, which are not again (as in cpp)."""
         name = m.group(1)
         self._args = args_of
         macro = self._macro(name) if name not in active else None
@@ -697,16 +734,23 @@ class _FileScanner:
         if func is None:
             return []
         args = self._split(text, m.end() - 1,
-                           max(func.arg, func.level_arg) + 1)
+                           max(func.arg, func.level_arg, func.head_arg) + 1)
         fmt = eval_strings(args[func.arg], self.macros) if args else None
         if fmt is None:
             return []
         level: Optional[str] = func.level or None
+        value = b""
         if not level and func.level_arg >= 0:
             value = eval_strings(args[func.level_arg], self.macros) or b""
-            level = _level_name((value if value[:1] == KERN_SOH else b"")
-                                + fmt)
-        return [(fmt, level, func.prefix)]
+            value = value if value[:1] == KERN_SOH else b""
+            level = _level_name(value + fmt)
+        if func.head is None:
+            return [(fmt, level, func.prefix, False)]
+        # Printed as text: the level, the head (none for a NULL name),
+        # the caller's format.
+        head = b"" if func.head_arg >= 0 and \
+            args[func.head_arg].strip() == b"NULL" else func.head
+        return [(value + head + fmt, level, func.prefix, True)]
 
     def _rest(self, text: bytes, paren: int, count: int) -> bytes:
         """The arguments after the first @count of the call whose "("
@@ -721,10 +765,10 @@ class _FileScanner:
 
     def _expand(self, body: bytes, args: dict[bytes, bytes], pos: int,
                 depth: int = 1, active: frozenset[bytes] = frozenset()
-                ) -> list[tuple[bytes, Optional[str], str]]:
-        """(format, level, prefix) of the print calls in the macro @body
-        with its parameters replaced by @args, called at @pos: print
-        functions, and wrapper macros and %pV functions followed."""
+                ) -> list[Printed]:
+        """What the print calls in the macro @body with its parameters
+        replaced by @args, called at @pos, print: print functions, and
+        wrapper macros, %pV and TEXT_FUNCTIONS functions followed."""
         def subst(t: "re.Match[bytes]") -> bytes:
             tok = t.group(0)
             if tok == b"##":
@@ -740,7 +784,7 @@ class _FileScanner:
                   (self._macro(c.group(1)) or self._function(c.group(1)))]
         calls.sort(key=lambda c: c.start())
         args_of = call_arguments(text, [c.end() - 1 for c in calls])
-        found: list[tuple[bytes, Optional[str], str]] = []
+        found: list[Printed] = []
         for c in calls:
             if len(found) >= MAX_EXPANSION:
                 break
@@ -748,7 +792,8 @@ class _FileScanner:
                 self._args = args_of
                 fmt, level = self._call_format(text, c, pos)
                 if fmt is not None:
-                    found.append((fmt, level, _subsys(c.group("name"))))
+                    found.append((fmt, level, _subsys(c.group("name")),
+                                  False))
             else:
                 found += self._follow(text, c, args_of, pos, depth, active)
         return found[:MAX_EXPANSION]
@@ -1041,13 +1086,42 @@ def _top_level(text: bytes, paren: int, close: int
     return bounds + [(begin, close)]
 
 
+def text_functions(data: bytes) -> list[bytes]:
+    """The functions of TEXT_FUNCTIONS that the C text @data defines as
+    the table says: non-static, with their format parameter where the
+    table has it, a vscnprintf()/vsnprintf() of it and a print call
+    whose format is "%s" in their body."""
+    text = strip_comments(data)
+    found = []
+    for line, name in find_functions(text):
+        func = TEXT_FUNCTIONS.get(name)
+        if func is None or name in found:
+            continue
+        f = _function_parts(text, line)
+        if f is None or f.name != name or f.static or \
+                len(f.params) <= func.arg:
+            continue
+        body = text[f.body:f.end]
+        fmt = re.escape(f.params[func.arg])
+        if not re.search(rb"\bvs(?:c?n)printf\s*\([^;]*\b" + fmt +
+                         rb"\b", body):
+            continue
+        if any(m.group("name") in (b"dev_printk", b"printk")
+               and b'"%s"' in body[m.end():body.find(b";", m.end())]
+               for m in _CALL_RE.finditer(body)):
+            found.append(name)
+    return found
+
+
 def learn_tree(root: str, files: Iterable[tuple[str, str]]) -> Tree:
-    """Learn the wrapper macros of @root's include/ and the %pV
-    functions of its C @files ((path, path in the tree)), in a first
-    pass before the files are scanned: a file's scan follows them
-    wherever they are defined.  The result depends only on the tree."""
+    """Learn the wrapper macros of @root's include/, the %pV functions
+    of its C @files ((path, path in the tree)) and the TEXT_FUNCTIONS
+    they define, in a first pass before the files are scanned: a file's
+    scan follows them wherever they are defined.  The result depends
+    only on the tree."""
     functions: dict[bytes, PvFunction] = {}
     static: dict[str, dict[bytes, PvFunction]] = {}
+    texts: dict[bytes, PvFunction] = {}
     for path, relpath in files:
         if not path.endswith(".c"):
             continue
@@ -1056,6 +1130,9 @@ def learn_tree(root: str, files: Iterable[tuple[str, str]]) -> Tree:
                 data = f.read()
         except OSError:
             continue
+        if b"vscnprintf" in data or b"vsnprintf" in data:
+            for name in text_functions(data):
+                texts.setdefault(name, TEXT_FUNCTIONS[name])
         if b"va_format" not in data or b"%pV" not in data:
             continue
         public, own = _FileScanner(path, relpath, _NO_TREE).pv_functions(
@@ -1065,6 +1142,9 @@ def learn_tree(root: str, files: Iterable[tuple[str, str]]) -> Tree:
                 functions.setdefault(name, func)
         if own:
             static[relpath] = own
+    for name, func in texts.items():
+        if name not in functions:  # (one that prints its %pV is that)
+            functions[name] = func
     # Every definition of a name, in the order of a sorted walk.
     candidates: dict[bytes, list[tuple[Macro, Optional[set[bytes]]]]] = {}
     count = 0
@@ -1204,6 +1284,23 @@ def _subsys(name: bytes) -> str:
 
 def _level_name(level: bytes) -> str:
     return level_of(level)
+
+
+def text_site(text: bytes, *, file: str, line: int, function: str,
+              origin: str, level: Optional[str] = None,
+              subsys: Optional[str] = "") -> CallSite:
+    """The call site at @file:@line of a call whose code formats its
+    message itself and prints it with printk("%s", buffer) (ACPICA's
+    macros, TEXT_FUNCTIONS' callers, behind the prefix @subsys): the ID
+    and canonical form of "%s", as the kernel gives them, the text
+    @text (a format, its level first) as its format, which
+    match.site_format() hands the matcher, and the class of the text."""
+    base = CallSite.from_format(
+        PRINTED_WITH, file=file, line=line, function=function, module="",
+        origin=origin, level=level if level is not None else
+        level_of(text), subsys=subsys)
+    return base._replace(format=decode(text),
+                         msg_class=classify(canonical(text)))
 
 
 def scan_file(path: str, relpath: Optional[str] = None) -> list[CallSite]:

@@ -50,10 +50,9 @@ import os
 import re
 from typing import Optional
 
-from msgid_db import ids
 from msgid_db.ids import CallSite
 from msgid_db.source import (STRING_MACROS, eval_strings, find_functions,
-                             split_args, strip_comments)
+                             split_args, strip_comments, text_site)
 
 #: The origin of the rows made here.
 ORIGIN = "source-acpica"
@@ -246,11 +245,8 @@ def site(fmt: bytes, relpath: str, line: int, function: str) -> CallSite:
     """The call site of an ACPICA call at @relpath:@line that prints the
     text @fmt (a format, level first): the ID and canonical form of
     "%s", @fmt as its format."""
-    base = CallSite.from_format(
-        PRINTED_WITH, file=relpath, line=line, function=function,
-        module="", origin=ORIGIN, level=ids.level_of(fmt), subsys="")
-    return base._replace(format=ids.decode(fmt),
-                         msg_class=ids.classify(ids.canonical(fmt)))
+    return text_site(fmt, file=relpath, line=line, function=function,
+                     origin=ORIGIN, subsys="")
 
 
 def scan_file(path: str, relpath: Optional[str] = None) -> list[CallSite]:

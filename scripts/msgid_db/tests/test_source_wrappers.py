@@ -105,8 +105,9 @@ xfs_printk_level(
 }
 '''
 #: Not %pV functions: a buffer wrapper (drivers/scsi/scsi_logging.c:
-#: the kernel gives all its records the ID of "%s"), a KERN_CONT one
-#: (the record keeps the ID of its first part) and a static one.
+#: the kernel gives all its records the ID of "%s": source.TEXT_FUNCTIONS),
+#: a KERN_CONT one (the record keeps the ID of its first part) and a
+#: static one.
 OTHERS_C = rb'''
 void sdev_prefix_printk(const char *level, const struct scsi_device *sdev,
 			const char *name, const char *fmt, ...)
@@ -210,14 +211,17 @@ class TreeWrappersTest(unittest.TestCase):
         tree = source.learn_tree(self.root, files)
         self.assertEqual(tree.functions, {
             b"bt_info": source.PvFunction(0, -1, "6", "Bluetooth: "),
-            b"xfs_printk_level": source.PvFunction(2, 0, "", "XFS (%s): ")})
+            b"xfs_printk_level": source.PvFunction(2, 0, "", "XFS (%s): "),
+            # printed as text, through "%s" (its own table's entry)
+            b"sdev_prefix_printk":
+                source.TEXT_FUNCTIONS[b"sdev_prefix_printk"]})
         self.assertEqual(tree.static, {"drivers/scsi/others.c": {
             b"own_msg": source.PvFunction(0, -1, "4", "own: ")}})
-        # sdev_printk() reaches no print: not a wrapper.
+        # sdev_printk() reaches sdev_prefix_printk(): a wrapper.
         self.assertEqual(sorted(tree.macros), [
             b"BT_INFO", b"ata_dev_err", b"ata_dev_info", b"ata_dev_printk",
             b"ata_link_info", b"ata_link_printk", b"ata_port_info",
-            b"ata_port_printk", b"bt_dev_info"])
+            b"ata_port_printk", b"bt_dev_info", b"sdev_printk"])
 
     def test_callers(self) -> None:
         def site(line: int, fmt: bytes, level: str, subsys: str) -> tuple:
@@ -235,7 +239,9 @@ class TreeWrappersTest(unittest.TestCase):
             site(10, b"Core ver %s", "6", "Bluetooth: "),
             site(11, b"%s: BCM: chip id %u", "6", "Bluetooth: "),
             # Through a helper; the level is the caller's argument.
-            site(12, b"Mounting V5 Filesystem %pU", "5", "XFS (%s): ")])
+            site(12, b"Mounting V5 Filesystem %pU", "5", "XFS (%s): "),
+            # Printed as text through dev_printk()'s "%s": its ID.
+            site(13, b"%s", "5", "%s %s: ")])
         # The wrappers' own print calls stay what they are.
         self.assertEqual(self.sites("net/bluetooth/lib.c"), [
             site(14, b"Bluetooth: %pV", "6", "")])
