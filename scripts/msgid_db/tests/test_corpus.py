@@ -181,12 +181,13 @@ def corpus_figures(path: str) -> tuple[list, "corpus.FileFigures", str]:
     return figures, total, "\n".join(out) + "\n"
 
 
-class _Figures(unittest.TestCase):
+class _Figures:
     """The corpus against one database (path()): the figures printed per
     file, and checked over the corpus; no file more inconsistent than
     MAX_INCONSISTENT. A single file is not held to the share identified:
     one log is of a kernel no database release is near, another mostly a
-    WARNING's stack dump, whose lines no format with a word prints."""
+    WARNING's stack dump, whose lines no format with a word prints.
+    A mixin: only the classes below, TestCases too, are run."""
 
     #: at least this many percent of the kernel-origin lines identified
     min_identified = MIN_IDENTIFIED
@@ -219,7 +220,7 @@ class _Figures(unittest.TestCase):
                      "db-releases builds it, about 100 MB; MSGID_CORPUS_DB "
                      "names another): the corpus figures of issue 38 are "
                      "not computed" % _db_path())
-class CorpusFiguresTest(_Figures):
+class CorpusFiguresTest(_Figures, unittest.TestCase):
     """The figures of issue 38: the corpus against the database of several
     releases."""
 
@@ -232,7 +233,7 @@ class CorpusFiguresTest(_Figures):
                      os.path.isfile(os.path.join(test_kernel.TREE,
                                                  "Makefile")),
                      "needs the tree out/linux (make tree)")
-class CorpusSourceTest(_Figures):
+class CorpusSourceTest(_Figures, unittest.TestCase):
     """The corpus against --source of the series' own tree (out/linux,
     the database test_kernel builds once per run): one release, 7.3, for
     logs of 5.15 to 7.0, so fewer lines are identified than against
