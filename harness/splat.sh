@@ -34,6 +34,10 @@ check)
 		echo "error: the kernel log of the run was not kept whole (log_buf_len)" >&2
 		bad=1
 	fi
+	if grep '^msgid-splat: /dev/kmsg not read' "$log" >&2; then
+		echo "error: the guest did not read the kernel log to its end: no splat scan of all of it" >&2
+		bad=1
+	fi
 	# "debug_locks: 1" with lockdep; nothing in a kernel without it (the
 	# Rust kernel): no /proc/lockdep_stats.
 	case "$end" in
