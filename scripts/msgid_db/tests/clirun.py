@@ -41,3 +41,25 @@ def index_db(test: unittest.TestCase, index: bytes) -> tuple[str, str]:
     status, _, err = run(["--db", db, "build", "--index-dir", idir])
     test.assertEqual(status, 0, err)
     return tmp.name, db
+
+
+def write_tree(root: str, files: dict[str, bytes]) -> None:
+    """Write @files (path in the tree -> contents) below @root."""
+    for name, data in files.items():
+        path = os.path.join(root, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+
+
+def annotate_json(test: unittest.TestCase, db: str, lines: list[bytes]
+                  ) -> list[dict]:
+    """The objects of msgid-db.py annotate --json of @lines against @db
+    (exit status 0 asserted on @test)."""
+    import json
+    with tempfile.NamedTemporaryFile("wb", suffix=".log") as f:
+        f.write(b"\n".join(lines) + b"\n")
+        f.flush()
+        status, out, err = run(["--db", db, "annotate", "--json", f.name])
+    test.assertEqual(status, 0, err)
+    return [json.loads(x) for x in out.splitlines()]

@@ -11,7 +11,6 @@ tool.
 """
 
 import io
-import json
 import os
 import tempfile
 import unittest
@@ -171,14 +170,6 @@ EXCEPTION = (b"[    1.000003] ACPI Error: AE_NOT_FOUND, While evaluating "
              b"_PLD (20240827/uteval-80)")
 
 
-def write_tree(root: str, files: dict[str, bytes]) -> None:
-    for name, text in files.items():
-        path = os.path.join(root, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(text)
-
-
 class AcpicaTreeTest(unittest.TestCase):
     """build --source of a small tree, then annotate, lookup and
     collisions, as an operator runs them."""
@@ -187,20 +178,14 @@ class AcpicaTreeTest(unittest.TestCase):
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
         tree = os.path.join(tmp.name, "src")
-        write_tree(tree, files)
+        clirun.write_tree(tree, files)
         db = os.path.join(tmp.name, "msgid.db")
         status, _, err = clirun.run(["--db", db, "build", "--source", tree])
         self.assertEqual(status, 0, err)
         return db
 
     def annotate(self, db: str, lines: list[bytes]) -> list[dict]:
-        with tempfile.NamedTemporaryFile("wb", suffix=".log") as f:
-            f.write(b"\n".join(lines) + b"\n")
-            f.flush()
-            status, out, err = clirun.run(["--db", db, "annotate", "--json",
-                                           f.name])
-        self.assertEqual(status, 0, err)
-        return [json.loads(x) for x in out.splitlines()]
+        return clirun.annotate_json(self, db, lines)
 
     def setUp(self) -> None:
         self.db = self.build(FILES)
@@ -316,7 +301,7 @@ class ScanTest(unittest.TestCase):
     def test_formats_levels_and_module(self) -> None:
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
-        write_tree(tmp.name, FILES)
+        clirun.write_tree(tmp.name, FILES)
         d = os.path.join(tmp.name, "drivers", "acpi", "acpica")
         sites = source.scan_file(os.path.join(d, "uteval.c"),
                                  "drivers/acpi/acpica/uteval.c")

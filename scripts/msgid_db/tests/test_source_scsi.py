@@ -14,7 +14,6 @@ kernel defines them.  The expected ID is computed from "%s" by zlib,
 not by the tool.
 """
 
-import json
 import os
 import tempfile
 import unittest
@@ -149,14 +148,6 @@ BEYOND = (b"[   10.000000] sd 0:0:0:0: [sda] tag#12 access beyond end of "
           b"device")
 
 
-def write_tree(root: str, files: dict[str, bytes]) -> None:
-    for name, text in files.items():
-        path = os.path.join(root, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(text)
-
-
 class ScsiTreeTest(unittest.TestCase):
     """build --source of a small tree, then annotate, lookup, collisions
     and merge, as an operator runs them."""
@@ -167,7 +158,7 @@ class ScsiTreeTest(unittest.TestCase):
         self.addCleanup(tmp.cleanup)
         tree = os.path.join(tmp.name, "src")
         major, minor = version.split()
-        write_tree(tree, dict(files, Makefile=(
+        clirun.write_tree(tree, dict(files, Makefile=(
             "VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = 1\nEXTRAVERSION =\n"
             % (major, minor)).encode()))
         db = os.path.join(tmp.name, "msgid.db")
@@ -177,13 +168,7 @@ class ScsiTreeTest(unittest.TestCase):
         return db
 
     def annotate(self, db: str, lines: list[bytes]) -> list[dict]:
-        with tempfile.NamedTemporaryFile("wb", suffix=".log") as f:
-            f.write(b"\n".join(lines) + b"\n")
-            f.flush()
-            status, out, err = clirun.run(["--db", db, "annotate", "--json",
-                                           f.name])
-        self.assertEqual(status, 0, err)
-        return [json.loads(x) for x in out.splitlines()]
+        return clirun.annotate_json(self, db, lines)
 
     def setUp(self) -> None:
         self.db = self.build(FILES)

@@ -11,6 +11,7 @@ import unittest
 import zlib
 
 from msgid_db import source
+from msgid_db.tests import clirun
 
 
 def crc(text: bytes) -> str:
@@ -170,14 +171,6 @@ void f(struct ata_device *dev, struct ata_link *link, struct hci_dev *hdev)
 '''
 
 
-def write(root: str, files: dict[str, bytes]) -> None:
-    for name, data in files.items():
-        path = os.path.join(root, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(data)
-
-
 class TreeWrappersTest(unittest.TestCase):
     """A fake tree: the macros in include/, the %pV functions in their
     .c files, the calls in another directory."""
@@ -185,7 +178,7 @@ class TreeWrappersTest(unittest.TestCase):
     def setUp(self) -> None:
         self.tmp = tempfile.TemporaryDirectory()
         self.root = self.tmp.name
-        write(self.root, {
+        clirun.write_tree(self.root, {
             "include/linux/libata.h": LIBATA_H,
             "include/net/bluetooth/bluetooth.h": BLUETOOTH_H
             + b'#define sdev_printk(l, sdev, fmt, a...)\t\\\n'
@@ -254,7 +247,7 @@ class TreeWrappersTest(unittest.TestCase):
 
     def test_same_with_several_processes(self) -> None:
         # Enough files for the pool (scan_tree() scans fewer in-process).
-        write(self.root, {"drivers/ata/c%02d.c" % i: CALLER_C
+        clirun.write_tree(self.root, {"drivers/ata/c%02d.c" % i: CALLER_C
                           for i in range(2 * source._CHUNK)})
         one = list(source.scan_tree(self.root, 1))
         self.assertEqual(list(source.scan_tree(self.root, 2)), one)
@@ -274,7 +267,7 @@ class LocalHeadersTest(unittest.TestCase):
         """xfs.h -> xfs_linux.h -> xfs_message.h: the wrapper macro of
         the last, calling a %pV function of the tree, is followed."""
         with tempfile.TemporaryDirectory() as root:
-            write(root, {
+            clirun.write_tree(root, {
                 "fs/xfs/xfs_message.c": XFS_C,
                 "fs/xfs/xfs.h": b'#include "xfs_linux.h"\n',
                 "fs/xfs/xfs_linux.h": b'#include "xfs_message.h"\n',
@@ -300,7 +293,7 @@ class StubTest(unittest.TestCase):
         the first is followed, into a %pV function with the level as
         its "%s"."""
         with tempfile.TemporaryDirectory() as root:
-            write(root, {
+            clirun.write_tree(root, {
                 "fs/ext4/ext4.h":
                     b'#ifdef CONFIG_PRINTK\n'
                     b'#define ext4_msg(sb, level, fmt, ...)\t\\\n'
@@ -335,7 +328,7 @@ class StubTest(unittest.TestCase):
 class FunctionsTest(unittest.TestCase):
     def functions(self, data: bytes) -> tuple[dict, dict]:
         with tempfile.TemporaryDirectory() as root:
-            write(root, {"x.c": data})
+            clirun.write_tree(root, {"x.c": data})
             return source._FileScanner(
                 os.path.join(root, "x.c"), "x.c",
                 source._NO_TREE).pv_functions(data)
@@ -384,7 +377,7 @@ class BoundedTest(unittest.TestCase):
         calls = b"".join(b'\tw0("%s");\n\tloop_a("x");\n\td0("y");\n'
                          % (b"a" * 4000) for _ in range(50))
         with tempfile.TemporaryDirectory() as root:
-            write(root, {"include/w.h": chain,
+            clirun.write_tree(root, {"include/w.h": chain,
                          "x.c": b"void f(void)\n{\n" + calls + b"}\n"})
             start = time.process_time()
             sites = list(source.scan_tree(root))
@@ -400,7 +393,7 @@ class BoundedTest(unittest.TestCase):
         many = b"".join(b'#define m%d(fmt) pr_info("%d" fmt)\n' % (i, i)
                         for i in range(source.MAX_TREE_WRAPPERS + 100))
         with tempfile.TemporaryDirectory() as root:
-            write(root, {"include/many.h": many})
+            clirun.write_tree(root, {"include/many.h": many})
             tree = source.learn_tree(root, [])
         self.assertEqual(len(tree.macros), source.MAX_TREE_WRAPPERS)
 
