@@ -35,7 +35,7 @@ name; KBUILD_BASENAME is always the file's base name.
 import bisect
 import os
 import re
-from typing import Iterable, Iterator, NamedTuple, Optional
+from typing import Callable, Iterable, Iterator, NamedTuple, Optional
 
 from msgid_db import source_rs
 from msgid_db.ids import (CallSite, canonical, classify, decode, level_of,
@@ -538,17 +538,7 @@ class _FileScanner:
                     or self._function(name) is not None)
         pending = self._candidates
         self._candidates = []
-        for _ in range(MAX_NEST + 1):
-            kept = False
-            for name, macro, calls in pending:
-                if name in self.wrappers or \
-                        len(self.wrappers) >= MAX_WRAPPERS:
-                    continue
-                if calls is None or any(map(known, calls)):
-                    self.wrappers[name] = macro
-                    kept = True
-            if not kept:
-                break
+        _keep_reaching(pending, known, self.wrappers, MAX_WRAPPERS)
 
     def _macro(self, name: bytes) -> Optional[Macro]:
         """The wrapper macro @name: the file's, else the tree's."""
@@ -1170,21 +1160,33 @@ def learn_tree(root: str, files: Iterable[tuple[str, str]]) -> Tree:
 
     def known(name: bytes) -> bool:
         return name in macros or name in functions
-    # A wrapper of a wrapper is kept in a later round: MAX_NEST deep.
-    for _ in range(MAX_NEST + 1):
-        kept = False
-        for name in sorted(candidates):
-            if name in macros or name in functions or \
-                    len(macros) >= MAX_TREE_WRAPPERS:
-                continue
-            for macro, names in candidates[name]:
-                if names is None or any(map(known, names)):
-                    macros[name] = macro  # the first that reaches
-                    kept = True
-                    break
-        if not kept:
-            break
+    # (a %pV function's name is no macro of the tree)
+    _keep_reaching([(name, macro, names) for name in sorted(candidates)
+                    if name not in functions
+                    for macro, names in candidates[name]],
+                   known, macros, MAX_TREE_WRAPPERS)
     return Tree(macros, functions, static)
+
+
+def _keep_reaching(candidates: list["_Candidate"],
+                   known: Callable[[bytes], bool],
+                   kept: dict[bytes, Macro], limit: int) -> None:
+    """Add to @kept (up to @limit names) each candidate macro (name,
+    macro, the names its body calls or None for a print function) that
+    reaches a print call: one that calls a print function or a name
+    @known says is a wrapper, @kept's included.  Of several definitions
+    of a name, the first in @candidates' order that reaches is kept; a
+    wrapper of a wrapper is kept in a later round, MAX_NEST deep."""
+    for _ in range(MAX_NEST + 1):
+        added = False
+        for name, macro, calls in candidates:
+            if name in kept or len(kept) >= limit:
+                continue
+            if calls is None or any(map(known, calls)):
+                kept[name] = macro
+                added = True
+        if not added:
+            break
 
 
 #: Local headers read for their wrapper macros, per process: path ->
