@@ -418,7 +418,7 @@ class Format:
 
     __slots__ = ("id", "canon", "can_start_cont", "_tokens", "wrapper",
                  "literal", "head", "tail", "starts", "rust", "need", "end",
-                 "rank")
+                 "rank", "result")
 
     def __init__(self, msgid: str, canon: bytes, cont: bool,
                  starts: str = "", rust: bool = False) -> None:
@@ -446,6 +446,8 @@ class Format:
         # The literal, -1 for a wrapper (sorts those last), FRESH until
         # tokenized (sorts those first).
         self.rank = FRESH
+        # The Result of a text this format alone fits (made once)
+        self.result: Optional[Result] = None
 
     @property
     def tokens(self) -> list[Token]:
@@ -495,6 +497,12 @@ class Result:
     # the texts (canonical forms) of the answer's formats that fit: an ID
     # printed by many call sites names first those that print them
     canons: list[bytes] = field(default_factory=list)
+
+
+#: The Result of a text no format fits. A Result is shared (the cache
+#: gives the same one for every line of a text, a format the same one for
+#: every text only it fits): read it, never change it.
+NO_RESULT = Result()
 
 
 #: A format with words to check: (the words, the format).
@@ -650,7 +658,7 @@ class Matcher:
         """Identify the message text @text (no header, no ID prefix)."""
         text = text.rstrip(b"\r\n")
         if len(text) > MAX_TEXT:
-            return Result()
+            return NO_RESULT
         cache = self._cache
         r = cache.get(text)
         if r is None:
@@ -727,7 +735,7 @@ class Matcher:
     def _identify(self, text: bytes) -> Result:
         cands = self.candidates(text)
         if not cands:
-            return Result()
+            return NO_RESULT
         prefer = self.prefer
         if prefer is not None:
             # A format the log's release has beats one of another release
@@ -754,7 +762,7 @@ class Matcher:
                 f.tokens  # tokenizes: sets rank, wrapper, literal, need ...
             plain.sort(key=_RANK, reverse=True)
         if plain[0].rank < 0:
-            return Result()  # wrappers only
+            return NO_RESULT  # wrappers only
         wrappers: list[Format] = []
         if plain[-1].rank < 0:
             i = len(plain) - 1
@@ -838,8 +846,11 @@ class Matcher:
                     prefix.append(f)
         if len(whole) == 1 and not prefix:  # most lines: one format fits
             f = whole[0]
-            return Result(f.id, "match", [], {f.id}, False, f.literal,
-                          [f.canon])
+            r = f.result
+            if r is None:
+                r = f.result = Result(f.id, "match", [], {f.id}, False,
+                                      f.literal, [f.canon])
+            return r
         result = Result()
         result.matched = {f.id for f in whole}
         if prefix:
