@@ -47,6 +47,10 @@ LINE_RE = re.compile(rb"""
 #: columns) or a mail program (72, 76, 78: at the last space before, so
 #: a long word makes the line much shorter).
 WRAP_MIN = 40
+#: Call sites listed in the JSON object of a line, at most ("more_sites"
+#: counts the rest; "lookup ID" lists them all): the "%s" that ACPICA's
+#: and SCSI's messages print has thousands.
+JSON_SITES = 32
 #: A format that prints a task as "comm[pid]: ".
 TASK_RE = re.compile(rb"\[%[diu]\]: ")
 
@@ -90,9 +94,10 @@ class Annotator(annotate.Annotator):
         #: called with the release of each "Linux version" record that
         #: names another one (a merged database prefers its call sites)
         self.on_release: Optional[Callable[[str], None]] = None
-        #: (id, matched texts) -> the call sites printing them (printing())
-        self._printing: dict[tuple[str, tuple[bytes, ...]],
-                             set[tuple[str, int]]] = {}
+        #: (id, matched texts) -> its call sites, those printing them
+        #: first (ordered()); None: in the order of the database
+        self._ordered: dict[tuple[str, tuple[bytes, ...]],
+                            Optional[list[Site]]] = {}
 
     def find(self, line: bytes) -> Optional[tuple[str, bytes]]:
         """Return (id, message text) if @line carries an ID."""
@@ -363,8 +368,8 @@ class Annotator(annotate.Annotator):
             r = self.matcher.identify(rec.text)
             if r.how == "ambiguous":
                 obj["id_from"] = "ambiguous"
-                obj["candidates"] = [
-                    {"id": c, "sites": self._sites(c)} for c in r.candidates]
+                obj["candidates"] = [self._sites({"id": c}, c)
+                                     for c in r.candidates]
                 return obj
             if r.how != "match" or r.id is None:
                 return obj
@@ -397,18 +402,24 @@ class Annotator(annotate.Annotator):
         obj["id"] = msgid
         obj["class"] = (text_class if text_class != CLASS_NONE or not sites
                         else sites[0][4])
-        obj["sites"] = self._sites(msgid, sites)
+        self._sites(obj, msgid, sites)
         subject = self.subject(msgid)
         if subject:
             obj["subject"] = subject
 
-    def _sites(self, msgid: str, sites: Optional[list[Site]] = None
-               ) -> list[dict]:
+    def _sites(self, obj: dict, msgid: str,
+               sites: Optional[list[Site]] = None) -> dict:
+        """Add the call sites of @msgid (@sites, in that order) to the
+        JSON object @obj, at most JSON_SITES of them, and how many more
+        there are ("more_sites"); return @obj."""
         if sites is None:
             sites = self.sites.get(msgid, []) or []
-        return [{"file": f, "line": n, "function": fn, "module": mod,
-                 "class": c, "level": lvl}
-                for f, n, fn, mod, c, lvl in sites]
+        obj["sites"] = [{"file": f, "line": n, "function": fn,
+                         "module": mod, "class": c, "level": lvl}
+                        for f, n, fn, mod, c, lvl in sites[:JSON_SITES]]
+        if len(sites) > JSON_SITES:
+            obj["more_sites"] = len(sites) - JSON_SITES
+        return obj
 
     def printing(self, msgid: str, canons: Sequence[bytes]
                  ) -> set[tuple[str, int]]:
@@ -421,34 +432,40 @@ class Annotator(annotate.Annotator):
         db = getattr(self.sites, "db", None)
         if not canons or db is None:
             return set()
-        key = (msgid, tuple(canons))
-        found = self._printing.get(key)
-        if found is None:
-            want = set(canons)
-            found = set()
-            for file, line, canon, fmt in db.query(
-                    "SELECT %s FROM sites WHERE id = ?" % ", ".join(
-                        database.select(c) for c in
-                        ("file", "line", "canonical", "format")), (msgid,)):
-                if canon.encode("utf-8", "surrogateescape") in want or \
-                        ids.canonical(fmt.encode("utf-8", "surrogateescape")
-                                      ) in want:
-                    found.add((file, line))
-            if len(self._printing) >= 4096:
-                self._printing.clear()
-            self._printing[key] = found
+        want = set(canons)
+        found = set()
+        for file, line, canon, fmt in db.query(
+                "SELECT %s FROM sites WHERE id = ?" % ", ".join(
+                    database.select(c) for c in
+                    ("file", "line", "canonical", "format")), (msgid,)):
+            if canon.encode("utf-8", "surrogateescape") in want or \
+                    ids.canonical(fmt.encode("utf-8", "surrogateescape")
+                                  ) in want:
+                found.add((file, line))
         return found
 
     def ordered(self, msgid: str, canons: Sequence[bytes] = ()
                 ) -> list[Site]:
-        """The call sites of @msgid, those that print @canons first."""
+        """The call sites of @msgid, those that print @canons first
+        (worked out once per ID and texts: "%s" has thousands)."""
         sites = self.sites.get(msgid, []) or []
-        first = self.printing(msgid, canons) if len(sites) > 1 else set()
-        if not first or len(first) == len(sites):
+        if len(sites) < 2 or not canons:
             return sites
-        # (one call of ACPI_ERROR_NAMESPACE() is a site per message: once)
-        return list(dict.fromkeys(s for s in sites if (s[0], s[1]) in first)) \
-            + [s for s in sites if (s[0], s[1]) not in first]
+        key = (msgid, tuple(canons))
+        if key in self._ordered:
+            return self._ordered[key] or sites
+        first = self.printing(msgid, canons)
+        got: Optional[list[Site]] = None
+        if first and len(first) != len(sites):
+            # (one call of ACPI_ERROR_NAMESPACE() is a site per message:
+            # once)
+            got = list(dict.fromkeys(s for s in sites
+                                     if (s[0], s[1]) in first)) \
+                + [s for s in sites if (s[0], s[1]) not in first]
+        if len(self._ordered) >= 4096:
+            self._ordered.clear()
+        self._ordered[key] = got
+        return got or sites
 
     def matched_annotation(self, r: Result, text_class: str, text: bytes
                            ) -> bytes:
