@@ -11,6 +11,7 @@ one-line error that names the package.
 
 import argparse
 import contextlib
+import io
 import os
 import sys
 import textwrap
@@ -317,12 +318,25 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def buffered_stdout() -> None:
+    """Give standard output a buffer if it has none (python3 -u,
+    PYTHONUNBUFFERED=1, as container images set): annotate writes a line
+    at a time, a system call each. It flushes the output itself when its
+    input is idle and at the end."""
+    if isinstance(getattr(sys.stdout, "buffer", None), io.RawIOBase):
+        raw = io.FileIO(sys.stdout.fileno(), "wb", closefd=False)
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(raw),
+                                      encoding=sys.stdout.encoding,
+                                      errors=sys.stdout.errors)
+
+
 def cmd_annotate(args: argparse.Namespace) -> int:
     """Annotate kernel log lines carrying message IDs."""
     from msgid_db import annotate, logfiles
     db = database.open_db(db_path(args))
     annotator = annotate.Annotator(database.SiteMap(db))
     logs = logfiles.LogFiles(args.files)
+    buffered_stdout()
     try:
         sys.stdout.flush()
         stats = annotator.annotate(logs, sys.stdout.buffer, logs.idle)

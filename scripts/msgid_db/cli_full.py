@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Callable, Iterator, Optional, TextIO
 from msgid_db import database, ids, queries
 from msgid_db.cli import (CATALOG_DIR, DEFAULT_INDEX_DIR, EXIT_NOT_FOUND,
                           EXIT_OK, PROG, Once, UsageError,
-                          build_meta, check_index, check_inputs, db_path,
+                          buffered_stdout, build_meta, check_index,
+                          check_inputs, db_path,
                           elf_sites, format_site, index_sites, note,
                           parse_ids, signals_interrupt, site_dict, warn,
                           warn_unknown, write_db)
@@ -528,6 +529,7 @@ def cmd_annotate(args: argparse.Namespace) -> int:
             annotator.on_release = lambda name: _prefer_release(
                 db, _log_release(db, name), sitemap, matcher, annotator)
     logs = _open_inputs(args.files)
+    buffered_stdout()
     try:
         db_release = db.meta().get("kernel_release", "")
         if args.json:

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """End-to-end tests of the command line (msgid_db.cli, msgid-db.py)."""
 
+import io
 import json
 import os
 import signal
@@ -266,6 +267,37 @@ class ScriptTest(unittest.TestCase):
                 self.assertIn(proc.returncode, (2, 3), argv)
                 self.assertNotIn(b"Traceback", proc.stderr, argv)
             self.assertFalse(os.path.exists(os.path.join(tmp, "x.db")))
+
+
+class BufferedStdoutTest(unittest.TestCase):
+    """annotate writes a line at a time: under python3 -u (or
+    PYTHONUNBUFFERED=1) each was a system call."""
+
+    def setUp(self) -> None:
+        self.addCleanup(setattr, sys, "stdout", sys.stdout)
+
+    def test_unbuffered_stdout_gets_a_buffer(self) -> None:
+        with tempfile.TemporaryFile() as f:
+            # what python3 -u makes of standard output
+            raw = io.FileIO(f.fileno(), "wb", closefd=False)
+            sys.stdout = io.TextIOWrapper(raw, write_through=True)
+            cli.buffered_stdout()
+            self.assertIsInstance(sys.stdout.buffer, io.BufferedWriter)
+            sys.stdout.buffer.write(b"line\n")
+            print("text")
+            self.assertEqual(os.fstat(f.fileno()).st_size, 0)
+            sys.stdout.flush()
+            f.seek(0)
+            self.assertEqual(f.read(), b"line\ntext\n")
+            # the file stays open when the buffer goes
+            sys.stdout = io.StringIO()
+            os.fstat(f.fileno())
+
+    def test_buffered_stdout_is_kept(self) -> None:
+        out = io.StringIO()
+        sys.stdout = out
+        cli.buffered_stdout()
+        self.assertIs(sys.stdout, out)
 
 
 # Runs msgid-db.py, stopping the build half-way: when the second index file
