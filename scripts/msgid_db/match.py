@@ -574,6 +574,8 @@ class Matcher:
         #: the IDs of the log's release (a merged database): a text is
         #: matched against its formats first, the others only if none fits
         self.prefer: Optional[set[str]] = None
+        #: ID -> its formats that are no wrappers (fits())
+        self._fits: dict[str, list[Format]] = {}
 
     def set_preferred(self, ids: Optional[set[str]]) -> None:
         """Match against the formats of @ids first (None: all alike)."""
@@ -872,10 +874,25 @@ class Matcher:
         """Whether a format of ID @msgid prints @text, wrapper prefixes
         allowed (a quick check of a printed ID)."""
         text = text.rstrip(b"\r\n")
-        fmts = [f for f in self.formats_of(msgid) if not f.is_wrapper()]
+        fmts = self._fits.get(msgid)
+        if fmts is None:
+            fmts = [f for f in self.formats_of(msgid) if not f.is_wrapper()]
+            if len(self._fits) >= MAX_KNOWN:
+                self._fits.clear()
+            self._fits[msgid] = fmts
         if not fmts or len(text) > MAX_TEXT:
             return False
+        find = text.find
+        fmts = [f for f in fmts if find(f.need) >= 0]
         n = len(text)
+        # Most texts start at 0: tried before the prefixes are looked for.
+        for f in fmts:
+            if text.startswith(f.head):
+                ends = positions(f.tokens, text)
+                if n in ends or (ends and f.can_start_cont):
+                    return True
+        if not fmts:
+            return False
         plain, dev = self.starts(text, [])
         starts = set(plain) | set(dev)
         for f in fmts:
@@ -883,6 +900,7 @@ class Matcher:
                 starts.update(self.after_prefix(f.starts[1:], text, plain))
             elif f.rust and not f.starts:
                 starts.update(self.after_prefix(RUST_PREFIX, text, plain))
+        starts.discard(0)
         for s in sorted(starts):
             for f in fmts:
                 ends = positions(f.tokens, text, s)
