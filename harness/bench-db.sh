@@ -33,4 +33,6 @@ if [ -f "$db" ] && [ -n "$(find scripts/msgid_db -name 'source*.py' -newer "$db"
 	rm -f "$db"
 fi
 args+=(--source-db "$db")
+# The database of several releases, when make db-releases built it.
+[ -f out/releases/msgid.db ] && args+=(--releases-db out/releases/msgid.db)
 PYTHONPATH=scripts exec "$py" -m msgid_db.bench "${args[@]}" "$@"
