@@ -13,9 +13,9 @@ msgid_db.bench (--boot-log) and by the tests against a boot log
 
 import time
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional
 
-from msgid_db import database
+from msgid_db import database, releases
 from msgid_db.dmesg import Annotator
 from msgid_db.logreader import ORIGIN_USER
 from msgid_db.match import load
@@ -62,15 +62,31 @@ class Figures:
 def match_figures(db_path: str, log: str,
                   annotator: Optional[Annotator] = None) -> Figures:
     """Strip the ID of every record of the boot log @log and identify it
-    by its text against the database @db_path."""
+    by its text against the database @db_path (of several releases: the
+    formats of the release the log names first, as annotate does)."""
     start = time.perf_counter()
     db = database.open_db(db_path)
     try:
         if annotator is None:
             annotator = Annotator({}, matcher=load(db))
+            if releases.is_merged(db):
+                annotator.on_release = _preferring(db, annotator)
         return _count(annotator, log, start)
     finally:
         db.close()
+
+
+def _preferring(db: database.Database, annotator: Annotator
+                ) -> Callable[[str], None]:
+    """What to do when a log names its release (a "Linux version"
+    record): match the formats of that release of @db first."""
+    def prefer(release: str) -> None:
+        name = releases.series(release) or ""
+        assert annotator.matcher is not None
+        annotator.matcher.set_preferred(
+            releases.release_ids(db, name) if name in releases.held(db)
+            else None)
+    return prefer
 
 
 def _count(annotator: Annotator, log: str, start: float) -> Figures:
