@@ -617,10 +617,46 @@ class _FileScanner:
             for candidate in candidates:
                 self._note(candidate)
 
+    def _nested_headers(self, headers: list[tuple[int, str, bytes]]
+                        ) -> list[tuple[int, str, bytes]]:
+        """(position of the file's #include, path in the tree, text) of
+        the local headers that its local @headers include, as deep as
+        their wrapper macros are read, once each: the preprocessor reads
+        their print calls too (i8042.c -> i8042.h -> i8042-acpipnpio.h,
+        which prints "PNP: PS/2 Controller ...")."""
+        base = os.path.dirname(self.path)
+        seen = {os.path.normpath(os.path.join(base, name))
+                for _, name, _ in headers}
+        level = [(pos, os.path.normpath(os.path.join(base, name)), hdr)
+                 for pos, name, hdr in headers]
+        out = []
+        for _ in range(1, MAX_HEADER_DEPTH):
+            deeper = []
+            for pos, path, text in level:
+                for m in _INCLUDE_RE.finditer(text):
+                    inc = os.path.normpath(os.path.join(
+                        os.path.dirname(path), os.fsdecode(m.group(1))))
+                    if inc in seen or len(seen) >= MAX_HEADERS:
+                        continue
+                    seen.add(inc)
+                    try:
+                        with open(inc, "rb") as f:
+                            deeper.append((pos, inc,
+                                           strip_comments(f.read())))
+                    except (OSError, ValueError):
+                        continue
+            out += deeper
+            level = deeper
+        here = os.path.dirname(self.relpath)
+        return [(pos, os.path.normpath(os.path.join(
+                    here, os.path.relpath(path, base))), text)
+                for pos, path, text in out if path.endswith(".h")]
+
     def scan(self) -> list[CallSite]:
         """The call sites of the file, and of the local headers it
-        includes (#include "x.h"), with the file's pr_fmt() where the
-        header is included (kernel/rcu/tree_plugin.h in tree.c)."""
+        includes (#include "x.h") and those include, with the file's
+        pr_fmt() where the header is included (kernel/rcu/tree_plugin.h
+        in tree.c)."""
         with open(self.path, "rb") as f:
             text = strip_comments(f.read())
         headers = list(self._local_headers(text))
@@ -634,6 +670,9 @@ class _FileScanner:
             if name.endswith(".h"):
                 path = os.path.normpath(os.path.join(
                     os.path.dirname(self.relpath), name))
+                sites += self._sites(hdr, path, pos)
+        for pos, path, hdr in self._nested_headers(headers):
+            if not path.startswith(".."):  # (in the tree)
                 sites += self._sites(hdr, path, pos)
         return sites
 

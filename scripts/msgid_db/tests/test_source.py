@@ -312,6 +312,34 @@ class GarbageTest(unittest.TestCase):
             ("rcu/tree_plugin.h", 3, "f", want[5:],
              crc(want[5:].encode()))]))
 
+    def test_headers_of_local_headers(self) -> None:
+        """drivers/input/serio: i8042.c includes "i8042.h", which
+        includes "i8042-acpipnpio.h": its calls take i8042.c's pr_fmt(),
+        once, named by the header's path; a header outside the tree and
+        an include loop add nothing."""
+        with tempfile.TemporaryDirectory() as tmp:
+            serio = os.path.join(tmp, "tree", "serio")
+            os.makedirs(serio)
+            files = {
+                "i8042.c": b'#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt\n'
+                           b'#include "i8042.h"\n',
+                "i8042.h": b'#include "i8042-acpipnpio.h"\n'
+                           b'#include "../../outside.h"\n',
+                "i8042-acpipnpio.h": b'#include "i8042.h"\n'
+                                     b'static int f(void)\n{\n'
+                                     b'\tpr_info("PNP: PS/2 Controller '
+                                     b'[%s%s%s]\\n", a, b, c);\n}\n',
+                "../../outside.h": b'void g(void)\n{\n'
+                                   b'\tpr_info("outside\\n");\n}\n'}
+            for name, data in files.items():
+                with open(os.path.join(serio, name), "wb") as f:
+                    f.write(data)
+            sites = [(s.file, s.line, s.function, s.canonical, s.id)
+                     for s in source.scan_tree(os.path.join(tmp, "tree"))]
+        want = b"i8042: PNP: PS/2 Controller [%s%s%s]"
+        self.assertEqual(sites, [("serio/i8042-acpipnpio.h", 4, "f",
+                                  want.decode(), crc(want))])
+
     def test_wrapper_macros(self) -> None:
         """A file's own wrapper macros, expanded at each call: vgaarb's
         prefix, printk's con_printk() from a local header with pr_fmt()
