@@ -479,10 +479,13 @@ class _FileScanner:
         self._static = self.tree.static.get(relpath, {})
         self._budget = 0
 
-    def _learn_defines(self, text: bytes, at: Optional[int] = None) -> None:
+    def _learn_defines(self, text: bytes, at: Optional[int] = None,
+                       offset: Optional[int] = None) -> None:
         """Learn string macros and pr_fmt/dev_fmt templates from @text.
 
-        @at overrides the position of definitions (for included headers).
+        @at overrides the position of definitions (for included headers);
+        @offset, their position in that header (for the headers it
+        includes: where it includes them).
         """
         for m in _DEFINE_RE.finditer(text):
             name, param = m.group(1), m.group(2)
@@ -491,7 +494,7 @@ class _FileScanner:
                     body.strip() == b"pr_fmt":
                 # "#define dev_fmt pr_fmt": dev_fmt(fmt) is whatever
                 # pr_fmt(fmt) is where it is used.
-                self.templates[name].append(self._where(m, at) + (_PR_FMT,))
+                self.templates[name].append(self._where(m, at, offset) + (_PR_FMT,))
             elif param is None:
                 value = eval_strings(body, self.macros)
                 if value is not None:
@@ -503,12 +506,12 @@ class _FileScanner:
                                                fmt_arg=_FMT)
                 if not value or value.count(_FMT) != 1:
                     value = _UNKNOWN
-                self.templates[name].append(self._where(m, at) + (value,))
+                self.templates[name].append(self._where(m, at, offset) + (value,))
         for m in _FUNC_DEFINE_RE.finditer(text):
             self._learn_wrapper(m)
         for m in _UNDEF_RE.finditer(text):
             if m.group(1) in self.templates:
-                self.templates[m.group(1)].append(self._where(m, at) + (None,))
+                self.templates[m.group(1)].append(self._where(m, at, offset) + (None,))
         for defs in self.templates.values():
             defs.sort(key=lambda d: d[:2])
 
@@ -550,9 +553,16 @@ class _FileScanner:
         return self._static.get(name) or self.tree.functions.get(name)
 
     @staticmethod
-    def _where(m: "re.Match[bytes]", at: Optional[int]) -> tuple[int, int]:
-        """Sort key of a definition: (position in the .c file, in header)."""
-        return (m.start(), 0) if at is None else (at, m.start())
+    def _where(m: "re.Match[bytes]", at: Optional[int],
+               offset: Optional[int] = None) -> tuple[int, int]:
+        """Sort key of a definition: (position in the .c file, in header);
+        one in a header that header includes at @offset comes after
+        what is before that #include, in its own order."""
+        if at is None:
+            return (m.start(), 0)
+        if offset is None:
+            return (at, m.start() << 24)
+        return (at, (offset << 24) + min(m.start(), (1 << 24) - 1))
 
     def _template(self, name: bytes, pos: int) -> Optional[bytes]:
         """Return the pr_fmt/dev_fmt template in effect at @pos."""
@@ -618,21 +628,24 @@ class _FileScanner:
                 self._note(candidate)
 
     def _nested_headers(self, headers: list[tuple[int, str, bytes]]
-                        ) -> list[tuple[int, str, bytes]]:
-        """(position of the file's #include, path in the tree, text) of
-        the local headers that its local @headers include, as deep as
-        their wrapper macros are read, once each: the preprocessor reads
-        their print calls too (i8042.c -> i8042.h -> i8042-acpipnpio.h,
-        which prints "PNP: PS/2 Controller ...")."""
+                        ) -> list[tuple[int, int, str, bytes]]:
+        """(position of the file's #include, position of the #include in
+        the local header that leads to it, path in the tree, text) of the
+        local headers that its local @headers include, as deep as their
+        wrapper macros are read, once each: the preprocessor reads their
+        definitions and print calls too (i8042.c -> i8042.h ->
+        i8042-acpipnpio.h, which prints "PNP: PS/2 Controller ...";
+        evm_main.c -> evm.h -> ../integrity.h, whose pr_fmt() replaces
+        the file's)."""
         base = os.path.dirname(self.path)
         seen = {os.path.normpath(os.path.join(base, name))
                 for _, name, _ in headers}
-        level = [(pos, os.path.normpath(os.path.join(base, name)), hdr)
+        level = [(pos, -1, os.path.normpath(os.path.join(base, name)), hdr)
                  for pos, name, hdr in headers]
         out = []
         for _ in range(1, MAX_HEADER_DEPTH):
             deeper = []
-            for pos, path, text in level:
+            for pos, off, path, text in level:
                 for m in _INCLUDE_RE.finditer(text):
                     inc = os.path.normpath(os.path.join(
                         os.path.dirname(path), os.fsdecode(m.group(1))))
@@ -641,16 +654,31 @@ class _FileScanner:
                     seen.add(inc)
                     try:
                         with open(inc, "rb") as f:
-                            deeper.append((pos, inc,
+                            deeper.append((pos, m.start() if off < 0
+                                           else off, inc,
                                            strip_comments(f.read())))
                     except (OSError, ValueError):
                         continue
             out += deeper
             level = deeper
         here = os.path.dirname(self.relpath)
-        return [(pos, os.path.normpath(os.path.join(
-                    here, os.path.relpath(path, base))), text)
-                for pos, path, text in out if path.endswith(".h")]
+        found = []
+        for pos, off, path, text in out:
+            rel = os.path.normpath(os.path.join(here, os.path.relpath(
+                path, base)))
+            if path.endswith(".h") and not rel.startswith(".."):
+                found.append((pos, off, rel, text))  # (in the tree)
+        return found
+
+    def _learn_headers(self, headers: list[tuple[int, str, bytes]],
+                       nested: list[tuple[int, int, str, bytes]]) -> None:
+        """Learn the definitions of the local @headers and of the headers
+        they include (@nested, _nested_headers()), where the file
+        includes them."""
+        for pos, off, _, hdr in nested:
+            self._learn_defines(hdr, at=pos, offset=off)
+        for pos, _, hdr in headers:
+            self._learn_defines(hdr, at=pos)
 
     def scan(self) -> list[CallSite]:
         """The call sites of the file, and of the local headers it
@@ -660,9 +688,9 @@ class _FileScanner:
         with open(self.path, "rb") as f:
             text = strip_comments(f.read())
         headers = list(self._local_headers(text))
+        nested = self._nested_headers(headers)
         self._deeper_wrappers(headers)
-        for pos, _, hdr in headers:
-            self._learn_defines(hdr, at=pos)
+        self._learn_headers(headers, nested)
         self._learn_defines(text)
         self._resolve_wrappers()
         sites = self._sites(text, self.relpath)
@@ -671,9 +699,8 @@ class _FileScanner:
                 path = os.path.normpath(os.path.join(
                     os.path.dirname(self.relpath), name))
                 sites += self._sites(hdr, path, pos)
-        for pos, path, hdr in self._nested_headers(headers):
-            if not path.startswith(".."):  # (in the tree)
-                sites += self._sites(hdr, path, pos)
+        for pos, _, path, hdr in nested:
+            sites += self._sites(hdr, path, pos)
         return sites
 
     def _sites(self, text: bytes, relpath: str, at: Optional[int] = None
@@ -859,8 +886,8 @@ class _FileScanner:
         file that takes it as a "struct va_format *" and does
         (xfs_printk_level() -> __xfs_printk())."""
         text = strip_comments(data)
-        for pos, _, hdr in self._local_headers(text):
-            self._learn_defines(hdr, at=pos)
+        headers = list(self._local_headers(text))
+        self._learn_headers(headers, self._nested_headers(headers))
         self._learn_defines(text)
         text = _UNDERSCORE_PRINTK_RE.sub(b" printk", text)
         funcs = find_functions(text)

@@ -340,6 +340,41 @@ class GarbageTest(unittest.TestCase):
         self.assertEqual(sites, [("serio/i8042-acpipnpio.h", 4, "f",
                                   want.decode(), crc(want))])
 
+    def test_pr_fmt_of_a_header_of_a_local_header(self) -> None:
+        """security/integrity/evm: evm_main.c defines pr_fmt() as "EVM: "
+        and includes "evm.h", which includes "../integrity.h", which
+        replaces it with KBUILD_MODNAME ": ": the kernel prints "evm:
+        HMAC attrs: 0x1". A definition in evm.h after that #include
+        would win again: the calls after a second file's show it."""
+        with tempfile.TemporaryDirectory() as tmp:
+            evm = os.path.join(tmp, "integrity", "evm")
+            os.makedirs(evm)
+            files = {
+                "../integrity.h": b'#ifdef pr_fmt\n#undef pr_fmt\n#endif\n'
+                                  b'#define pr_fmt(fmt) KBUILD_MODNAME '
+                                  b'": " fmt\n',
+                "evm.h": b'#include "../integrity.h"\n',
+                "late.h": b'#include "../integrity.h"\n'
+                          b'#undef pr_fmt\n'
+                          b'#define pr_fmt(fmt) "late: " fmt\n',
+                "Makefile": b'obj-y += evm.o\n'
+                            b'evm-y := evm_main.o other.o\n',
+                "evm_main.c": b'#define pr_fmt(fmt) "EVM: "fmt\n'
+                              b'#include "evm.h"\n'
+                              b'void f(void)\n{\n'
+                              b'\tpr_info("HMAC attrs: 0x%x\\n", a);\n}\n',
+                "other.c": b'#define pr_fmt(fmt) "EVM: "fmt\n'
+                           b'#include "late.h"\n'
+                           b'void g(void)\n{\n'
+                           b'\tpr_info("HMAC attrs: 0x%x\\n", a);\n}\n'}
+            for name, data in files.items():
+                with open(os.path.join(evm, name), "wb") as f:
+                    f.write(data)
+            sites = {s.file: s.canonical for s in source.scan_tree(tmp)}
+        self.assertEqual(sites, {
+            "integrity/evm/evm_main.c": "evm: HMAC attrs: 0x%x",
+            "integrity/evm/other.c": "late: HMAC attrs: 0x%x"})
+
     def test_wrapper_macros(self) -> None:
         """A file's own wrapper macros, expanded at each call: vgaarb's
         prefix, printk's con_printk() from a local header with pr_fmt()
