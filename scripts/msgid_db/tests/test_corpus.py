@@ -33,9 +33,10 @@ from msgid_db.tests.corpus import literal_fits, literal_pieces
 MIN_IDENTIFIED = 85.0
 MAX_INCONSISTENT = 0.5
 #: The share identified against --source of out/linux alone (one
-#: release): a floor below what was measured (CorpusSourceTest), 84.5%
-#: (2,479 of 2,933) on 2026-12-07 with the scanner of commit 4ff5810.
-SOURCE_FLOOR = 83.0
+#: release): what issue 38 asks, below what was measured
+#: (CorpusSourceTest): 86.6% (2,540 of 2,933) on 2026-12-07 once the
+#: scanner read the headers of local headers (84.5% before).
+SOURCE_FLOOR = 85.0
 #: Misses listed after the table.
 TOP_MISSES = 25
 
