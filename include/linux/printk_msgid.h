@@ -43,14 +43,18 @@ enum printk_msgid_class {
  * @scan: the class is to be found in the text
  * @pos: where the text of @fmt starts in the text printed
  * @len: the length of the text printed
+ *
+ * Empty without CONFIG_PRINTK_MSGID: vprintk_store() keeps no room for it.
  */
 struct printk_msgid {
+#ifdef CONFIG_PRINTK_MSGID
 	const char *fmt;
 	u32 id;
 	enum printk_msgid_class class;
 	bool scan;
-	size_t pos;
-	size_t len;
+	unsigned int pos;
+	unsigned int len;
+#endif
 };
 
 /* Declared either way, so that callers can use IS_ENABLED(). */

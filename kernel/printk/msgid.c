@@ -38,6 +38,8 @@
 #include <kunit/visibility.h>
 #include <asm/sections.h>
 
+#include "internal.h"
+
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "printk."
 
@@ -439,7 +441,7 @@ static u32 msgid_last[PRINTK_MSGID_NR_CLASSES];
 u16 printk_msgid_prefix(char *buf, struct printk_msgid *msgid, size_t size,
 			size_t text_len, bool newline)
 {
-	size_t printed, lead;
+	unsigned int printed, lead;
 
 	if (msgid->scan) {
 		/* Where the caller's text starts, once the level is stripped. */
@@ -548,15 +550,12 @@ DEFINE_SHOW_ATTRIBUTE(msgid_stats);
 
 static int __init msgid_debugfs_init(void)
 {
-	/* Next to the printk index, which creates printk/ when configured. */
-	struct dentry *dir = debugfs_lookup("printk", NULL);
-	bool found = !IS_ERR_OR_NULL(dir);
+	struct dentry *dir = printk_debugfs_root;
 
-	if (!found)
+	/* Next to the printk index, which makes printk/ when configured. */
+	if (!IS_ENABLED(CONFIG_PRINTK_INDEX))
 		dir = debugfs_create_dir("printk", NULL);
 	debugfs_create_file("msgid", 0444, dir, NULL, &msgid_stats_fops);
-	if (found)
-		dput(dir);
 	return 0;
 }
 late_initcall(msgid_debugfs_init);
