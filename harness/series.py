@@ -429,6 +429,10 @@ def main() -> int:
         run('update-ref', f'refs/msgid/{s.name}', parent)
     os.unlink(index)
 
+    def is_sender(addr: str) -> bool:
+        return addr.lower() in (email.lower(), f'<{email.lower()}>') or \
+            addr.lower().endswith(f'<{email.lower()}>')
+
     # The base, named in the cover letters: its Makefile says which kernel.
     make = dict(re.findall(r'^(VERSION|PATCHLEVEL|SUBLEVEL) = (\d+)$',
                            raw('cat-file', 'blob', 'base:Makefile'), re.M))
@@ -456,6 +460,8 @@ def main() -> int:
         # upstream maintainers: no To/Cc of theirs.
         for fn in [] if lts else files[1:]:
             to, cc = get_maintainers(tree, mfile, os.path.join(sub, fn))
+            # The sender is M: of the entry the series adds: not a recipient.
+            to, cc = ([a for a in x if not is_sender(a)] for x in (to, cc))
             add_headers(os.path.join(sub, fn), to, cc)
             all_to += [a for a in to if a not in all_to]
             all_cc += [a for a in cc if a not in all_cc and a not in to]
