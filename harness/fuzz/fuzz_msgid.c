@@ -11,28 +11,35 @@
  * program may contain any byte; when it runs out it reads as zeros.
  * Texts are cut to MAX_TEXT bytes. text0 is the format passed to
  * printk_msgid_get(); every text can also be the format of a struct
- * va_format or a %s argument. Program byte 0 chooses which texts live in
- * the shim's ".rodata" (interned, never rewritten, so that msgid.c's
- * cache runs) and which on the heap (exact-size allocations, so ASan sees
- * any over-read); byte 1 puts rodata texts at offsets the cache does not
- * key. The following bytes decide, slot after slot in the order
- * vsnprintf() reads them (depth first: a nested level's slots come right
- * after its %pV, then the rest of the outer format), what each va_list
- * slot holds: integers, precisions, NULL, numbers below PAGE_SIZE,
- * ERR_PTR()s, pointers into the texts for %s, and for %pV a new nested
- * struct va_format (up to 10 nested levels, MAX_LEVELS - 1). The byte
- * after the last slot chooses the CPU of each call.
+ * va_format, a %s argument, the literal of a %pAl argument or what the
+ * Rust formatter prints for %pA/%pAl. Program byte 0 chooses which texts
+ * live in the shim's ".rodata" (interned, never rewritten, so that
+ * msgid.c's cache runs) and which on the heap (exact-size allocations,
+ * so ASan sees any over-read); byte 1 puts rodata texts at offsets the
+ * cache does not key. The following bytes decide, slot after slot in the
+ * order vsnprintf() reads them (depth first: a nested level's slots come
+ * right after its %pV, then the rest of the outer format), what each
+ * va_list slot holds: integers, widths, precisions, NULL, numbers below
+ * PAGE_SIZE, ERR_PTR()s, pointers into the texts for %s, for %pV a new
+ * nested struct va_format (up to 10 nested levels, MAX_LEVELS - 1), for
+ * %pAl a struct rust_fmt_literal. The byte after the last slot chooses
+ * the CPU of each call.
  *
- * msgid.c does not parse formats: it calls vsnprintf_trace(), which this
- * file defines, from walk(), its rendition of 7.3's __vsnprintf() (format
- * decoding, the va_list slots read, the trace of lib/vsprintf.c.patch).
- * walk() runs twice over the same slots: on the program's values, to make
- * them and to predict every trace (the model), and inside
- * vsnprintf_trace() on the va_list that msgid.c passes on, whose trace
- * must be the predicted one. From the predicted trace this file computes
- * the class by the rule (the first tag in the caller's format, else in
- * its first PRINTF_TRACE_STRS %s as far as printed) and the identifier
- * with its own CRC-32 of its own canonical form.
+ * msgid.c does not format: it calls vsnprintf() or vsnprintf_trace(),
+ * which this file defines (the shim's sprintf.h routes vsnprintf() to
+ * shim_vsnprintf()), from walk(), its rendition of 7.3's __vsnprintf()
+ * (format decoding, the va_list slots read, the text printed, the trace
+ * of lib/vsprintf.c.patch: the innermost format and pos, where its
+ * output starts). walk() runs twice over the same slots: on the
+ * program's values, to make them and to predict every text and trace
+ * (the model), and inside vsnprintf()/vsnprintf_trace() on the va_list
+ * that msgid.c passes on, whose text and trace must be the predicted
+ * ones, through the function the rule says (vsnprintf() for a format
+ * without %pV/%pA). From the prediction this file computes the class by
+ * the rule (the first tag in the caller's format, else, if it has a %s
+ * and no %pV/%pA, the first tag in the text it printed, as the record
+ * keeps it) and the identifier with its own CRC-32 of its own canonical
+ * form.
  *
  * A va_list cannot be built at run time, so each level is a variadic call
  * with NSLOTS long arguments (call_level()); a format of at most MAX_TEXT
@@ -219,7 +226,7 @@ static u32 ref_id(const char *fmt)
 
 /* ---- the shim's .rodata: interned texts, never rewritten ---------------- */
 
-#define RO_KEYED	(1UL << 28)	/* offsets below this are cached */
+#define RO_KEYED	(1UL << 27)	/* offsets below this are cached: 27 bits, 37..63 */
 #define RO_SIZE		(RO_KEYED + (1UL << 22))
 #define RO_TAB		(1u << 20)
 
@@ -309,7 +316,7 @@ static size_t seen_nr;
 /* Note @p as seen; return whether it was already. */
 static bool seen_add(const char *p)
 {
-	u32 off = (u32)(p - shim_rodata_start);	/* kept: 0 < off < 2^28 */
+	u32 off = (u32)(p - shim_rodata_start);	/* kept: 0 < off < 2^27 */
 	u32 i = (off * 0x9e3779b1u) & (RO_TAB - 1);
 
 	for (; seen_tab[i]; i = (i + 1) & (RO_TAB - 1))
@@ -1304,7 +1311,10 @@ static void id_end(const char *fmt, const struct pred *p, unsigned long h0, cons
 	if (d < lo || d > hi) {
 		if (cur)
 			dump(cur);
-		fail("%s: \"%s\" (%s) then \"%s\" (%s) hashed %lu times, want %lu to %lu", what,
+		if (p->fmt == fmt)
+			fail("%s: \"%s\" (%s) hashed %lu times, want %lu to %lu", what, fmt,
+			     kept(fmt) ? "kept" : "not kept", d, lo, hi);
+		fail("%s: \"%s\" (%s) and \"%s\" (%s) hashed %lu times, want %lu to %lu", what,
 		     fmt, kept(fmt) ? "kept" : "not kept", p->fmt,
 		     kept(p->fmt) ? "kept" : "not kept", d, lo, hi);
 	}
