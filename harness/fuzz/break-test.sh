@@ -4,7 +4,7 @@
 # COPY of kernel/printk/msgid.c (in $OUT/fuzz-break/<case>/msgid.c; the
 # repo's file is never touched) and runs the campaign on it for at most
 # BREAK_SECONDS (60). A case passes when the campaign fails. About
-# 28 x (10 s build + time to the crash) when all are caught.
+# 29 x (10 s build + time to the crash) when all are caught.
 # BREAK_SCRATCH=1 starts from a single empty input instead of the seeds,
 # to see what the fuzzer finds by itself.
 #
@@ -14,7 +14,7 @@ set -eu
 
 BREAK_SECONDS=${BREAK_SECONDS:-60}
 all="key-no-offset-bound hashed-on-hit str-bit-in-offset inner-entry-not-read
-     no-follow-test conv-no-pa ignore-pos scan-wrappers format-tag-not-first
+     no-follow-test conv-no-pa conv-no-h ignore-pos scan-wrappers format-tag-not-first
      lead-plus-one lead-minus-one newline-ignored printed-unclamped scan-past-text
      get-len-unclamped tag-at-end tag-overread va-list-consumed
      all-newlines one-level-skipped hash-not-canonical early-counts-percpu
@@ -33,6 +33,7 @@ mutate() {
 	inner-entry-not-read) perl -0pi -e 's/\t\tif \(msgid->fmt != fmt\)\n\t\t\te = msgid_format\(msgid->fmt\);\n//' "$2" ;;
 	no-follow-test)      perl -0pi -e 's/if \(likely\(!\(e & MSGID_FMT_FOLLOW\)\)\)/if (true)/' "$2" ;;
 	conv-no-pa)          perl -0pi -e "s/\(s\[1\] == 'V' \|\| s\[1\] == 'A'\)/(s[1] == 'V')/" "$2" ;;
+	conv-no-h)           perl -0pi -e 's/0123456789\.\*hHlLqjzt/0123456789.*hlLqjzt/' "$2" ;;
 	# Classes: the caller's format's tag, else the first tag in its text.
 	ignore-pos)          perl -0pi -e 's/msgid->pos = trace\.pos;/msgid->pos = 0;/' "$2" ;;
 	scan-wrappers)       perl -0pi -e 's/\(e & \(MSGID_FMT_STR \| MSGID_FMT_FOLLOW\)\) == MSGID_FMT_STR/(e \& MSGID_FMT_STR)/' "$2" ;;

@@ -134,8 +134,9 @@ SEEDS = {
     "pal-null-literal": ([b"%s: %pAl", HW_ERR, b"x"], RODATA + s(1) + lit(2)),
     # A tag printed by %c next to the format's text: the text is looked at.
     "tag-from-chars": ([b"%s[Hardware Error]%c ", b"x"], RODATA + s(1) + b"\x3a"),
-    # The known deviations (README): they pass while KNOWN_* are 1, fail at
-    # once with -DKNOWN_SCAN_TO_END=0 -DKNOWN_H_MISSED=0.
+    # README: the class scan runs to the end of the record (a stricter rule,
+    # -DKNOWN_SCAN_TO_END=0, fails on the first); the 'H' qualifier, a bug
+    # the fuzzer found (-DKNOWN_H_MISSED=1 fails on the other two).
     "known-scan-to-end": ([b"%pV%s", b"%s", b"x", HW_ERR], RODATA + new(1) + s(2) + s(3)),
     "known-h-pv": ([b"%HpV", b"inner"], RODATA + new(1)),
     "known-h-s": ([b"%Hs", HW_ERR], RODATA + s(1)),
