@@ -245,8 +245,10 @@ distro-check: tree
 tree-lts: kunit-i386
 endif
 
+# SERIES_CHECK=1: without a sender's identity, make series writes its
+# patches for the checks only (harness/series.py, NOT-FOR-SENDING).
 check: check-start
-	@JOBS_TAG=1 $(MAKE) --no-print-directory -j$(CHECK_JOBS) check-jobs
+	@SERIES_CHECK=1 JOBS_TAG=1 $(MAKE) --no-print-directory -j$(CHECK_JOBS) check-jobs
 	@$(H)/jobs.sh report
 	@echo "check: $(words $(CHECKS)) passed, 0 failed"
 
