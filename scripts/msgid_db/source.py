@@ -595,86 +595,74 @@ class _FileScanner:
             except (OSError, ValueError):  # ValueError: NUL in the name
                 continue
 
-    def _deeper_wrappers(self, headers: list[tuple[int, str, bytes]]
-                         ) -> None:
-        """Note the wrapper macros of the local headers that the local
-        headers include (xfs.h -> xfs_linux.h -> xfs_message.h), the
-        deepest first: about the order the preprocessor reads them in,
-        a header's includes before its own definitions."""
-        base = os.path.dirname(self.path)
-        seen = set()
-        level = []
-        for _, name, hdr in headers:
-            path = os.path.normpath(os.path.join(base, name))
-            seen.add(path)
-            level.append((os.path.dirname(path),
-                          [os.fsdecode(i) for i in _INCLUDE_RE.findall(hdr)]))
-        found: list[list[_Candidate]] = []
-        for _ in range(1, MAX_HEADER_DEPTH):
-            deeper = []
-            for where, includes in level:
-                for inc in includes:
-                    path = os.path.normpath(os.path.join(where, inc))
-                    if path in seen or len(seen) >= MAX_HEADERS:
-                        continue
-                    seen.add(path)
-                    info = _header_info(path)
-                    if info is not None:
-                        deeper.append((os.path.dirname(path), info[0]))
-                        found.append(info[1])
-            level = deeper
-        for candidates in reversed(found):
-            for candidate in candidates:
-                self._note(candidate)
-
     def _nested_headers(self, headers: list[tuple[int, str, bytes]]
-                        ) -> list[tuple[int, int, str, bytes]]:
-        """(position of the file's #include, position of the #include in
-        the local header that leads to it, path in the tree, text) of the
-        local headers that its local @headers include, as deep as their
-        wrapper macros are read, once each: the preprocessor reads their
-        definitions and print calls too (i8042.c -> i8042.h ->
-        i8042-acpipnpio.h, which prints "PNP: PS/2 Controller ...";
-        evm_main.c -> evm.h -> ../integrity.h, whose pr_fmt() replaces
-        the file's)."""
+                        ) -> list["_Nested"]:
+        """The local headers that the file's local @headers include, and
+        those they include, MAX_HEADER_DEPTH deep and MAX_HEADERS in
+        all, once each, in the order of that walk: the preprocessor reads
+        their wrapper macros (xfs.h -> xfs_linux.h -> xfs_message.h),
+        definitions (evm_main.c -> evm.h -> ../integrity.h, whose
+        pr_fmt() replaces the file's) and print calls (i8042.c ->
+        i8042.h -> i8042-acpipnpio.h, "PNP: PS/2 Controller ...")."""
         base = os.path.dirname(self.path)
         seen = {os.path.normpath(os.path.join(base, name))
                 for _, name, _ in headers}
-        level = [(pos, -1, os.path.normpath(os.path.join(base, name)), hdr)
+        # (the file's #include, the local header's #include that leads
+        # here, the header, its includes and where they are)
+        level = [(pos, -1, os.path.normpath(os.path.join(base, name)),
+                  [(m.start(), os.fsdecode(m.group(1)))
+                   for m in _INCLUDE_RE.finditer(hdr)])
                  for pos, name, hdr in headers]
         out = []
         for _ in range(1, MAX_HEADER_DEPTH):
             deeper = []
-            for pos, off, path, text in level:
-                for m in _INCLUDE_RE.finditer(text):
+            for pos, off, path, includes in level:
+                for at, name in includes:
                     inc = os.path.normpath(os.path.join(
-                        os.path.dirname(path), os.fsdecode(m.group(1))))
+                        os.path.dirname(path), name))
                     if inc in seen or len(seen) >= MAX_HEADERS:
                         continue
                     seen.add(inc)
-                    try:
-                        with open(inc, "rb") as f:
-                            deeper.append((pos, m.start() if off < 0
-                                           else off, inc,
-                                           strip_comments(f.read())))
-                    except (OSError, ValueError):
+                    info = _header_info(inc)
+                    if info is None:
                         continue
-            out += deeper
+                    nested = _Nested(pos, at if off < 0 else off, inc,
+                                     *info)
+                    out.append(nested)
+                    deeper.append((pos, nested.offset, inc,
+                                   [(0, i) for i in info[0]]))
             level = deeper
+        return out
+
+    def _deeper_wrappers(self, nested: list["_Nested"]) -> None:
+        """Note the wrapper macros of the headers of local headers
+        (_nested_headers()), the deepest first: about the order the
+        preprocessor reads them in, a header's includes before its own
+        definitions."""
+        for header in reversed(nested):
+            for candidate in header.macros:
+                self._note(candidate)
+
+    def _tree_headers(self, nested: list["_Nested"]
+                      ) -> list[tuple[int, int, str, bytes]]:
+        """(the file's #include, the local header's, path in the tree,
+        text) of the headers of @nested that are in the tree: their
+        definitions and print calls count."""
+        base = os.path.dirname(self.path)
         here = os.path.dirname(self.relpath)
         found = []
-        for pos, off, path, text in out:
+        for h in nested:
             rel = os.path.normpath(os.path.join(here, os.path.relpath(
-                path, base)))
-            if path.endswith(".h") and not rel.startswith(".."):
-                found.append((pos, off, rel, text))  # (in the tree)
+                h.path, base)))
+            if h.path.endswith(".h") and not rel.startswith(".."):
+                found.append((h.pos, h.offset, rel, h.text))
         return found
 
     def _learn_headers(self, headers: list[tuple[int, str, bytes]],
                        nested: list[tuple[int, int, str, bytes]]) -> None:
         """Learn the definitions of the local @headers and of the headers
-        they include (@nested, _nested_headers()), where the file
-        includes them."""
+        they include (@nested, _tree_headers()), where the file includes
+        them."""
         for pos, off, _, hdr in nested:
             self._learn_defines(hdr, at=pos, offset=off)
         for pos, _, hdr in headers:
@@ -688,8 +676,9 @@ class _FileScanner:
         with open(self.path, "rb") as f:
             text = strip_comments(f.read())
         headers = list(self._local_headers(text))
-        nested = self._nested_headers(headers)
-        self._deeper_wrappers(headers)
+        deeper = self._nested_headers(headers)
+        self._deeper_wrappers(deeper)
+        nested = self._tree_headers(deeper)
         self._learn_headers(headers, nested)
         self._learn_defines(text)
         self._resolve_wrappers()
@@ -887,7 +876,8 @@ class _FileScanner:
         (xfs_printk_level() -> __xfs_printk())."""
         text = strip_comments(data)
         headers = list(self._local_headers(text))
-        self._learn_headers(headers, self._nested_headers(headers))
+        self._learn_headers(headers, self._tree_headers(
+            self._nested_headers(headers)))
         self._learn_defines(text)
         text = _UNDERSCORE_PRINTK_RE.sub(b" printk", text)
         funcs = find_functions(text)
@@ -1255,17 +1245,19 @@ def _keep_reaching(candidates: list["_Candidate"],
             break
 
 
-#: Local headers read for their wrapper macros, per process: path ->
-#: (the local headers it includes, its macro candidates).  Files come in
-#: directory order, so a small cache holds a directory's headers.
-_headers: dict[str, tuple[list[str], list["_Candidate"]]] = {}
+#: Local headers of local headers read, per process: path -> (the local
+#: headers it includes, its macro candidates, its text without
+#: comments).  Files come in directory order, so a small cache holds a
+#: directory's headers.
+_headers: dict[str, tuple[list[str], list["_Candidate"], bytes]] = {}
 MAX_HEADER_CACHE = 256
 
 
 def _header_info(path: str
-                 ) -> Optional[tuple[list[str], list["_Candidate"]]]:
-    """The local headers the header @path includes and its candidate
-    wrapper macros (_candidate()); None if it cannot be read."""
+                 ) -> Optional[tuple[list[str], list["_Candidate"], bytes]]:
+    """The local headers the header @path includes, its candidate
+    wrapper macros (_candidate()) and its text without comments; None if
+    it cannot be read."""
     info = _headers.get(path)
     if info is not None:
         return info
@@ -1279,8 +1271,19 @@ def _header_info(path: str
               if c is not None][:4 * MAX_WRAPPERS]
     if len(_headers) >= MAX_HEADER_CACHE:
         _headers.clear()
-    info = _headers[path] = (includes[:MAX_HEADERS], macros)
+    info = _headers[path] = (includes[:MAX_HEADERS], macros, text)
     return info
+
+
+class _Nested(NamedTuple):
+    """A header of a local header (_FileScanner._nested_headers())."""
+
+    pos: int                     # the file's #include that leads to it
+    offset: int                  # ... and that local header's #include
+    path: str
+    includes: list[str]          # _header_info()
+    macros: list["_Candidate"]
+    text: bytes
 
 
 def _parse_macro(m: "re.Match[bytes]") -> Optional[tuple[bytes, Macro]]:
