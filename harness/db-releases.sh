@@ -26,7 +26,7 @@ R510_PKG=linux-source-5.10
 R510_SUITE=${R510_SUITE:-bullseye-security}
 R510_VERSION=${R510_VERSION:-}
 dir=$OUT/releases
-tool=$ROOT/scripts/msgid-db.py
+tool=$ROOT/msgid-tools/msgid-db
 mkdir -p "$dir"
 t0=$(date +%s)
 

@@ -29,7 +29,7 @@ import time
 import zlib
 
 TOOL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                    "scripts", "msgid-db.py")
+                    "msgid-tools", "msgid-db")
 SUFFIXES = (".ko", ".ko.gz", ".ko.xz", ".ko.zst")
 MIN_FORMATS = 10000
 

@@ -100,7 +100,7 @@ BASE_WHAT=$OUT/base/linux-$BASE_UPSTREAM.txt
 # Files of the repo that are not part of the kernel overlay.
 overlay_files() {
 	git -C "$ROOT" ls-files --cached --others --exclude-standard |
-		grep -v -E '^(harness/|\.ci/|\.gitignore$|Makefile$|README\.md$)' |
+		grep -v -E '^(harness/|msgid-tools/|\.ci/|\.gitignore$|Makefile$|README\.md$)' |
 		grep -v -E '(^|/)__pycache__/' |
 		sort
 }

@@ -39,8 +39,8 @@ import time
 import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from msgid_db import catalog  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "msgid-tools"))
+from msgid_tools import catalog  # noqa: E402
 
 # The pinned base source (harness/env.sh), fetched by make base.
 TARBALL = os.environ.get("BASE_TARBALL", "")
@@ -164,8 +164,8 @@ def sources(entries: list, dest: str) -> None:
 
 
 def tool(*args: str) -> None:
-    subprocess.run([sys.executable, os.path.join(ROOT, "scripts",
-                                                   "msgid-db.py")] + list(args),
+    subprocess.run([sys.executable, os.path.join(ROOT, "msgid-tools",
+                                                   "msgid-db")] + list(args),
                    check=True)
 
 

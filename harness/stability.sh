@@ -32,7 +32,7 @@ unpack() {
 unpack "$dir/old/root/$OLD_TARBALL" "$OLD_PKG"
 unpack "$BASE_TARBALL" "linux-$BASE_UPSTREAM"
 
-tool=$ROOT/scripts/msgid-db.py
+tool=$ROOT/msgid-tools/msgid-db
 for name in "$OLD_PKG" "linux-$BASE_UPSTREAM"; do
 	db=$dir/$name.db
 	[ -s "$db" ] && continue  # rm out/stability/*.db to scan again
