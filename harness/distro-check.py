@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""distro-check.py ROOT DB [TREE]: msgid-db.py on Debian's kernel package.
+"""distro-check.py ROOT DB [TREE]: msgid-tools' msgid-db on Debian's kernel package.
 
 ROOT is the unpacked package (boot/vmlinuz-*, lib/modules/): a bzImage
 and *.ko.xz modules built without CONFIG_PRINTK_INDEX. Runs
-"msgid-db.py build --kernel --modules" into DB, times it, and checks:
+"msgid-tools/msgid-db build --kernel --modules" into DB, times it, and checks:
 
  - the build exits 0 and says once that the binaries have no index;
  - every module on disk was read, and the kernel;

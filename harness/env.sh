@@ -65,7 +65,7 @@ private_apt() {
 }
 
 # Debian's own kernel package built from that base (make distro-check):
-# what msgid-db.py meets on a distribution, a bzImage and *.ko.xz modules
+# what msgid-tools/msgid-db meets on a distribution, a bzImage and *.ko.xz modules
 # built without CONFIG_PRINTK_INDEX. Moves with BASE_VERSION.
 DISTRO_PKG="linux-binary-7.3.4+deb13-cloud-amd64 linux-modules-7.3.4+deb13-cloud-amd64"
 DISTRO_VERSION=$BASE_VERSION

@@ -3,9 +3,9 @@
 """pipeline.py [rsyslog|syslog-ng]: IDs in a real log pipeline, end to end.
 
 1. Copies the X-Source files of the shipped catalog out of the base
-   kernel tarball and builds a database from them (msgid-db.py build
+   kernel tarball and builds a database from them (msgid-tools/msgid-db build
    --source): real call sites with real line numbers.
-2. Exports it as the daemon's table (msgid-db.py export: --format json
+2. Exports it as the daemon's table (msgid-tools/msgid-db export: --format json
    for rsyslog's lookup_table(), --format syslog-ng for
    add-contextual-data()).
 3. Writes a kernel log with IDs: one record per catalog entry whose ID the

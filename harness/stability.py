@@ -3,7 +3,7 @@
 """stability.py OLD.db NEW.db [--boot LOG DB] [--shipped DB]: how stable
 is an ID?
 
-OLD.db and NEW.db are source scans (msgid-db.py build --source) of two
+OLD.db and NEW.db are source scans (msgid-tools/msgid-db build --source) of two
 releases. Three ways of naming a message are compared, the ID and the two
 a user has today:
 
