@@ -21,7 +21,6 @@
  *
  * The formats here are copied verbatim, pr_fmt() prefix included, into
  * the table of expected formats of the selftest: change both together.
- * The catalog (scripts/msgid_db/catalog/) documents the HW_ERR message.
  *
  * It is a module, not a KUnit suite, because the selftest unloads and
  * reloads it to see that an identifier does not depend on the load
