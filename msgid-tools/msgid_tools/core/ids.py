@@ -18,7 +18,9 @@ canonicalisation (Documentation/admin-guide/msgid.rst, steps 1-3):
  3. the ID is zlib.crc32() (CRC-32/ISO-HDLC) of the remaining bytes,
     rendered as eight lower-case hex digits.
 
-This module is the only place implementing steps 2 and 3 for the tools.
+The kernel tree's scripts/msgid_db/ids.py is the only place implementing
+steps 2 and 3 for the tools: strip_levels(), canonical() and msgid() are
+imported from it.
 
 The class of a record is the first tag (CLASS_TAGS) in the text of its
 caller's format, else the first tag in the first four %s arguments of
@@ -32,8 +34,10 @@ import re
 import zlib
 from typing import NamedTuple, Optional
 
+# Steps 2 and 3 of the rule are the kernel tree's scripts/msgid_db/ids.py.
+from msgid_db.ids import canonical, msgid, strip_levels  # noqa: F401
+
 KERN_SOH = 0x01
-_LEVEL_CHARS = b"01234567c"
 
 #: Class tags (include/linux/printk.h) and the class names they map to.
 CLASS_TAGS: tuple[tuple[bytes, str], ...] = (
@@ -50,31 +54,6 @@ _CLASS_RE = re.compile(b"|".join(re.escape(tag) for tag, _ in CLASS_TAGS))
 _CLASS_BY_TAG = dict(CLASS_TAGS)
 #: As printed, "(1a2b3c4d): ", 8 digits; as a number, "0x" and 1 to 8.
 _ID_RE = re.compile(r"\(?(?:0[xX]([0-9a-fA-F]{1,8})|([0-9a-fA-F]{8}))\)?:?")
-
-
-def strip_levels(fmt: bytes) -> tuple[bytes, bytes]:
-    """Split leading KERN_SOH pairs off @fmt.
-
-    Returns (level characters, rest), e.g. b"\\x016foo" -> (b"6", b"foo").
-    """
-    i = 0
-    while (i + 1 < len(fmt) and fmt[i] == KERN_SOH
-           and fmt[i + 1] in _LEVEL_CHARS):
-        i += 2
-    return fmt[1:i:2], fmt[i:]
-
-
-def canonical(fmt: bytes) -> bytes:
-    """Return the canonical form of a caller's format (rule step 2)."""
-    rest = strip_levels(fmt)[1]
-    if rest.endswith(b"\n"):
-        rest = rest[:-1]
-    return rest
-
-
-def msgid(fmt: bytes) -> str:
-    """Return the 8-hex-digit message ID of the caller's format @fmt."""
-    return "%08x" % zlib.crc32(canonical(fmt))
 
 
 def classify(text: bytes) -> str:
