@@ -14,7 +14,7 @@ from typing import Iterator
 
 from msgid_db.ids import CallSite, InputError
 
-#: printk_index_subsys_emit()'s prefixes, for the lines without msgid=.
+#: The prefixes printk_index_subsys_emit() is given, longest first.
 SUBSYS_PREFIXES = (b"BTRFS: error (device %s%s) in %s:%d: errno=%d %s",
                    b"%sBTRFS %s (device %s): ", b"%sFAT-fs (%s): ",
                    b"%sXFS%s: ", b"%s %s %s%s: ", b"%s %s: ")
@@ -46,10 +46,9 @@ def parse(data: bytes, module: str, name: str) -> Iterator[CallSite]:
             raise InputError("%s:%d: not a printk index line" % (name, lineno))
         level, file, line_no, func, fmt, known = m.groups()
         fmt = unescape(fmt)
-        if not known:
-            prefix = next((p for p in SUBSYS_PREFIXES if fmt.startswith(p)),
-                          b"%s: " if file.endswith(b".rs") else b"")
-            fmt = fmt[len(prefix):] if fmt.startswith(prefix) else fmt
+        prefix = next((p for p in SUBSYS_PREFIXES if fmt.startswith(p)),
+                      b"%s: " if file.endswith(b".rs") and not known else b"")
+        fmt = fmt[len(prefix):] if fmt.startswith(prefix) else fmt
         yield CallSite.from_format(
             fmt, file.decode("utf-8", "replace"), int(line_no),
             func.decode("utf-8", "replace"), module,
