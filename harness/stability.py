@@ -35,7 +35,7 @@ from typing import Iterable
 sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/msgid-tools")
 
 from msgid_tools import database  # noqa: E402
-from msgid_db.ids import CallSite  # noqa: E402
+from msgid_tools.core.ids import CallSite  # noqa: E402
 
 #: One conversion specification, as the kernel's vsnprintf() reads it.
 SPEC = re.compile(r"%(?:[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*)?)?"

@@ -1,10 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""msgid-db.py: look up printk message IDs ("(1a2b3c4d): " log prefixes).
-
-Thin entry point; the implementation lives in scripts/msgid_db/.
-Run "msgid-db.py --help" for the subcommands.
-"""
+"""msgid-db.py: look up printk message IDs ("(1a2b3c4d): " log prefixes)."""
 
 import os
 import sys

@@ -38,7 +38,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Optional
 
-from msgid_db.ids import CLASSES, InputError
+from msgid_tools.core.ids import CLASSES, InputError
 
 DEFAULT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                            "catalog")

@@ -16,9 +16,9 @@ import os
 import sys
 from typing import TYPE_CHECKING, Callable, Iterator, Optional, TextIO
 
-from msgid_db import cli as _core
-from msgid_db import ids
-from msgid_db.cli import (  # noqa: F401 (EXIT_*: the exit statuses)
+from msgid_tools.core import cli as _core
+from msgid_tools.core import ids
+from msgid_tools.core.cli import (  # noqa: F401 (EXIT_*: the exit statuses)
                           DEFAULT_INDEX_DIR, EXIT_DATABASE, EXIT_INTERRUPTED,
                           EXIT_NOT_FOUND, EXIT_OK, EXIT_USAGE, PROG, Once,
                           UsageError,
@@ -27,7 +27,7 @@ from msgid_db.cli import (  # noqa: F401 (EXIT_*: the exit statuses)
                           elf_sites, format_site, index_sites, note,
                           parse_ids, signals_interrupt, site_dict, warn,
                           warn_unknown, write_db)
-from msgid_db.ids import CallSite, InputError
+from msgid_tools.core.ids import CallSite, InputError
 from msgid_tools import database, queries
 
 if TYPE_CHECKING:

@@ -18,11 +18,11 @@ matcher identifies by an index built in memory.
 import sqlite3
 from typing import Callable, Iterable, Iterator, Optional
 
-from msgid_db.database import (  # noqa: F401 (what this module offers)
+from msgid_tools.core.database import (  # noqa: F401 (what this module offers)
     DEFAULT_DB, SCHEMA_VERSION, SITE_COLUMNS, Database, DatabaseError,
     SiteMap, count_sites, default_path, insert_rows, is_own_file, open_db,
     remove_stale_temporaries, row, select, text, text_col)
-from msgid_db import database as _core
+from msgid_tools.core import database as _core
 
 
 def write(path: str, sites: Iterable,

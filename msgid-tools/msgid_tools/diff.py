@@ -13,8 +13,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Iterable, TextIO
 
-from msgid_db import ids
-from msgid_db.ids import CallSite
+from msgid_tools.core import ids
+from msgid_tools.core.ids import CallSite
 
 #: {id: [call sites]}, as grouped by by_id().
 Sites = dict[str, list[CallSite]]

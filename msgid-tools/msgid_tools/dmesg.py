@@ -22,11 +22,11 @@ import re
 from dataclasses import dataclass
 from typing import BinaryIO, Callable, Iterable, Optional, Sequence, TextIO
 
-from msgid_db import annotate, ids
+from msgid_tools.core import annotate, ids
 from msgid_tools import database
-from msgid_db.annotate import MAX_SITES, Site, Sites
+from msgid_tools.core.annotate import MAX_SITES, Site, Sites
 from msgid_tools.catalog import Catalog
-from msgid_db.ids import CLASS_NONE, classify
+from msgid_tools.core.ids import CLASS_NONE, classify
 from msgid_tools.logreader import ORIGIN_KERNEL, ORIGIN_USER, LogReader, Record
 from msgid_tools.match import Matcher, Result
 

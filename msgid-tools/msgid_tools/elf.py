@@ -4,8 +4,8 @@
 images and modules (image.py) and the relocations of modules
 (modules.py)."""
 
-from msgid_db import elf as _core
-from msgid_db.elf import (  # noqa: F401 (what this module offers)
+from msgid_tools.core import elf as _core
+from msgid_tools.core.elf import (  # noqa: F401 (what this module offers)
     ET_REL, SHT_NOBITS, SHT_REL, SHT_RELA, SHT_SYMTAB, ElfError, IndexEntry,
     Section)
 

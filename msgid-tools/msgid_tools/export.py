@@ -22,9 +22,9 @@ import json
 from dataclasses import dataclass
 from typing import Iterable, Optional, TextIO
 
-from msgid_db import ids
+from msgid_tools.core import ids
 from msgid_tools.catalog import Catalog
-from msgid_db.ids import CallSite
+from msgid_tools.core.ids import CallSite
 
 FORMATS = ("csv", "json", "syslog-ng")
 FORMAT_LIMIT = 400

@@ -14,8 +14,8 @@ import lzma
 import zlib
 from typing import BinaryIO, Iterator
 
-from msgid_db.ids import InputError
-from msgid_db.logfiles import LogFiles
+from msgid_tools.core.ids import InputError
+from msgid_tools.core.logfiles import LogFiles
 
 GZIP_MAGIC = b"\x1f\x8b"
 XZ_MAGIC = b"\xfd7zXZ\x00"

@@ -48,7 +48,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Union
 
-from msgid_db import ids
+from msgid_tools.core import ids
 from msgid_tools import database
 
 #: Lines longer than this are not matched: a printk record holds at

@@ -22,7 +22,7 @@ is written then.
 import re
 from typing import NamedTuple
 
-from msgid_db.ids import InputError
+from msgid_tools.core.ids import InputError
 
 DEFAULT_PATH = "/sys/kernel/debug/printk/msgid"
 _LINE_RE = re.compile(r"([a-z][a-z0-9-]{0,31}) (\d{1,20}) ([0-9a-f]{8}|-)")

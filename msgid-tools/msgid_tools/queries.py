@@ -4,7 +4,7 @@ class (list, catalog-todo), counts (stats), collisions, and the call
 sites of every ID at once (bench)."""
 
 from msgid_tools.database import Database, select, text_col
-from msgid_db.ids import CallSite
+from msgid_tools.core.ids import CallSite
 
 
 def by_class(db: Database, msg_class: str) -> list[CallSite]:

@@ -24,7 +24,7 @@ import weakref
 from typing import Iterator, Optional
 
 from msgid_tools import database
-from msgid_db.ids import CallSite, InputError
+from msgid_tools.core.ids import CallSite, InputError
 
 _SERIES_RE = re.compile(r"(\d{1,3})\.(\d{1,3})(?![\d])")
 _MAKEFILE_RE = re.compile(r"^(VERSION|PATCHLEVEL|SUBLEVEL|EXTRAVERSION)"

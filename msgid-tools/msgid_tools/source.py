@@ -38,7 +38,7 @@ import re
 from typing import Callable, Iterable, Iterator, NamedTuple, Optional
 
 from msgid_tools import source_rs
-from msgid_db.ids import (CallSite, canonical, classify, decode, level_of,
+from msgid_tools.core.ids import (CallSite, canonical, classify, decode, level_of,
                           strip_levels)
 
 KERN_SOH = b"\x01"

@@ -50,7 +50,7 @@ import os
 import re
 from typing import Optional
 
-from msgid_db.ids import CallSite
+from msgid_tools.core.ids import CallSite
 from msgid_tools.source import (STRING_MACROS, eval_strings, find_functions,
                              split_args, strip_comments, text_site)
 

@@ -21,7 +21,7 @@ import bisect
 import re
 from typing import Iterator, Optional
 
-from msgid_db.ids import CallSite
+from msgid_tools.core.ids import CallSite
 
 _LEVELS = {b"emerg": "0", b"alert": "1", b"crit": "2", b"err": "3",
            b"warn": "4", b"notice": "5", b"info": "6", b"debug": "7",

@@ -41,11 +41,11 @@ import re
 import struct
 from typing import Iterator, Optional, Union
 
-from msgid_db import ids
+from msgid_tools.core import ids
 from msgid_tools import modules
 from msgid_tools.elf import SHT_RELA, ElfError, ElfFile
 from msgid_tools.modules import EM_X86_64
-from msgid_db.ids import CallSite, InputError
+from msgid_tools.core.ids import CallSite, InputError
 
 ORIGIN = "strings"
 DYNDBG_ORIGIN = "dyndbg"

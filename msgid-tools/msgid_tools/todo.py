@@ -10,7 +10,7 @@ from typing import Iterable, Optional
 
 from msgid_tools.catalog import Catalog
 from msgid_tools.logreader import LogReader
-from msgid_db.ids import CallSite
+from msgid_tools.core.ids import CallSite
 
 
 def from_sites(sites: Iterable[CallSite], catalog: Catalog

@@ -11,7 +11,7 @@ import tempfile
 import unittest
 import zlib
 
-from msgid_db import ids
+from msgid_tools.core import ids
 from msgid_tools import database
 from msgid_tools import catalog, releases
 from msgid_tools.tests import clirun

@@ -313,7 +313,7 @@ import select
 import sys
 sys.path.insert(0, sys.argv[1])
 from msgid_tools import cli
-from msgid_db import index
+from msgid_tools.core import index
 real = index.parse_file
 def parse_file(data, module, stats=None):
     if module == "z_second":

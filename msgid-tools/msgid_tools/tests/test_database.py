@@ -14,7 +14,7 @@ from typing import Iterator
 
 from msgid_tools import database
 from msgid_tools import queries
-from msgid_db.ids import CallSite
+from msgid_tools.core.ids import CallSite
 
 SCRIPTS = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -85,7 +85,7 @@ class WriteReadTest(unittest.TestCase):
         code = (
             "import sys, time\n"
             "from msgid_tools import database\n"
-            "from msgid_db import ids\n"
+            "from msgid_tools.core import ids\n"
             "def sites():\n"
             "    for i in range(10**9):\n"
             "        if i == 20000:\n"

@@ -9,7 +9,7 @@ import zlib
 
 from msgid_tools import database
 from msgid_tools import diff
-from msgid_db.ids import CallSite
+from msgid_tools.core.ids import CallSite
 from msgid_tools.tests import clirun
 
 

@@ -7,7 +7,7 @@ import json
 import unittest
 
 from msgid_tools import export
-from msgid_db.ids import CallSite
+from msgid_tools.core.ids import CallSite
 
 
 def _site(msgid: str, file: str, line: int, function: str,

@@ -4,7 +4,7 @@
 import unittest
 import zlib
 
-from msgid_db import ids
+from msgid_tools.core import ids
 
 
 def crc(text: bytes) -> str:

@@ -6,7 +6,7 @@ import tempfile
 import unittest
 import zlib
 
-from msgid_db import index
+from msgid_tools.core import index
 
 
 def crc(text: bytes) -> str:

@@ -186,7 +186,7 @@ class SmallerTest(Fixture):
     def test_metrics_without_debugfs(self) -> None:
         from unittest import mock
 
-        from msgid_db import ids
+        from msgid_tools.core import ids
         from msgid_tools import metrics
         missing = os.path.join(self.tmp, "debug", "printk", "msgid")
         with mock.patch.object(metrics, "DEFAULT_PATH", missing):
@@ -198,7 +198,7 @@ class SmallerTest(Fixture):
         """A strings or source row's format starts with KERN_SOH and its
         level: lookup shows the level as <6>, not as "\\0016"."""
         from msgid_tools import database
-        from msgid_db.ids import CallSite
+        from msgid_tools.core.ids import CallSite
         db = os.path.join(self.tmp, "strings.db")
         database.write(db, [CallSite.from_format(
             b"\x016Run %s as init process\n", file="?", line=0,

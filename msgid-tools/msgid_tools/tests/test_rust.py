@@ -15,7 +15,7 @@ import tempfile
 import unittest
 import zlib
 
-from msgid_db import ids, index
+from msgid_tools.core import ids, index
 from msgid_tools import database
 from msgid_tools import figures, match, source, source_rs
 from msgid_tools.match import Matcher

@@ -16,7 +16,7 @@ import tempfile
 import unittest
 import zlib
 
-from msgid_db import ids
+from msgid_tools.core import ids
 from msgid_tools import database
 from msgid_tools import dmesg, match, source, source_acpica
 from msgid_tools.tests import clirun

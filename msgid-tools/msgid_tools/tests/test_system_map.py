@@ -9,7 +9,7 @@ import zlib
 
 from msgid_tools import elf
 from msgid_tools import strings
-from msgid_db.ids import InputError
+from msgid_tools.core.ids import InputError
 from msgid_tools.tests import clirun
 from msgid_tools.tests import elf_builder as eb
 

@@ -15,7 +15,7 @@ import stat
 import sys
 from typing import BinaryIO, Callable, Iterator, Optional
 
-from msgid_db.ids import InputError
+from msgid_tools.core.ids import InputError
 
 #: How long a pipe may stay silent before the output is flushed.
 IDLE_SECONDS = 0.01
