@@ -311,8 +311,9 @@ static __always_inline u64 msgid_format(const char *fmt)
 /* ---- Identifying a record ----------------------------------------------- */
 
 /* vsnprintf_trace(), in a frame of its own: the trace stays in it. */
-static noinline int msgid_size_traced(char *buf, size_t size, const char *fmt,
-				      va_list args, struct printk_msgid *msgid)
+static noinline __printf(3, 0)
+int msgid_size_traced(char *buf, size_t size, const char *fmt, va_list args,
+		      struct printk_msgid *msgid)
 {
 	struct printf_trace trace;
 	int len;
