@@ -1632,8 +1632,8 @@ static const struct {
 	{ "rust pr_warn: {:?}\n", 29, ": rust pr_warn: \"pears\"" },
 	{ "rust line starts: {}", 30, ": rust line starts: 1 and continues: 2" },
 	{ " and continues: {}\n", 31, NULL },
-	{ "[Hardware Error]: rust synthetic test event {} (not a hardware error)\n", 32,
-	  "[Hardware Error]: rust synthetic test event 7 (not a hardware error)" },
+	{ "[Firmware Info]: rust synthetic test event {} (not a message from the firmware)\n", 32,
+	  "[Firmware Info]: rust synthetic test event 7 (not a message from the firmware)" },
 	{ "rust dev_info on a faux device: {}\n", 37, ": rust dev_info on a faux device: 4" },
 	{ "rust dev_err on a faux device: {:#x}\n", 38, ": rust dev_err on a faux device: 0x2a" },
 };
