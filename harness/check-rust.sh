@@ -35,7 +35,7 @@ say "booting the Rust kernel and running KUnit and the kselftest (minutes)"
 # stress and 128 MiB.
 SELFTEST_KERNEL=$name SELFTEST_WORK=$work SELFTEST_BOOT_LOG=$work/boot.log \
 	SELFTEST_OVERLAY=$overlay SELFTEST_SKIP='hw|drm|drm device' SELFTEST_KUNIT=1 \
-	SELFTEST_CMDLINE="log_buf_len=128M test_msgid.stress_ms=1000" \
+	SELFTEST_CMDLINE="log_buf_len=128M MSGID_STRESS_MS=1000" \
 	SELFTEST_MAKE="$H/rust-make.sh" "$H/selftest.sh"
 
 # The KUnit suite of lib/test_msgid_rust.rs ran, and passed.
