@@ -6,7 +6,7 @@
 # harness's extended test: the out-of-tree module test_msgid_ext
 # (harness/modules/test_msgid_ext, built against this kernel) and the
 # program that drives it (harness/selftest-ext/msgid_ext.c, run by
-# run_kselftest.sh after msgid_test), boots it under QEMU TCG with
+# run_kselftest.sh before msgid_test), boots it under QEMU TCG with
 # printk.msgid=1 and fails unless every TAP line is ok and the plans match. The KUnit suites built into the kernel do not run in
 # this boot (kunit.enable=0): make check-debug runs them. The serial console is kept in out/selftest/console.log,
 # the kernel's boot records with their identifiers, console style, in
@@ -91,11 +91,16 @@ if grep -E 'warning:|error:' "$work/kselftest.log" >&2; then
 	die "warnings in the kselftest build ($work/kselftest.log)"
 fi
 [ -x "$stage/kselftest/msgid/msgid_test" ] || die "msgid_test was not installed"
-# The extended test, with the tree's kselftest.h, run after msgid_test.
-gcc -Wall -O2 -static -I "$TREE/tools/testing/selftests" -o "$stage/kselftest/msgid/msgid_ext" \
-	"$H/selftest-ext/msgid_ext.c" > "$work/msgid_ext.log" 2>&1 && [ ! -s "$work/msgid_ext.log" ] ||
-	{ cat "$work/msgid_ext.log" >&2; die "harness/selftest-ext/msgid_ext.c does not build cleanly"; }
-echo "msgid:msgid_ext" >> "$stage/kselftest/kselftest-list.txt"
+# The extended test, with the tree's kselftest.h, run before msgid_test:
+# what it reads of the log as the boot's records must be the boot's (the
+# kselftest prints with the switch off and unloads its module).
+if ! gcc -Wall -O2 -static -I "$TREE/tools/testing/selftests" -o "$stage/kselftest/msgid/msgid_ext" \
+	"$H/selftest-ext/msgid_ext.c" > "$work/msgid_ext.log" 2>&1 || [ -s "$work/msgid_ext.log" ]; then
+	cat "$work/msgid_ext.log" >&2
+	die "harness/selftest-ext/msgid_ext.c does not build cleanly"
+fi
+list=$stage/kselftest/kselftest-list.txt
+{ echo "msgid:msgid_ext"; cat "$list"; } > "$list.new" && mv "$list.new" "$list"
 install -m 755 "$H/selftest-run.sh" "$stage/run.sh"
 "$H/initramfs.sh" "$work/initramfs.cpio.gz" "$stage" ${SELFTEST_OVERLAY:+"$SELFTEST_OVERLAY"}
 phase_end "install + initramfs" "$t0"
@@ -147,7 +152,7 @@ cat "$tap"
 echo "---"
 
 bad=0
-# Outer plan (run_kselftest.sh: msgid_test and msgid_ext) and inner plans
+# Outer plan (run_kselftest.sh: msgid_ext and msgid_test) and inner plans
 # (each program's, prefixed "# "), added up.
 outer_plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tap" | head -1)
 outer_ok=$(grep -c '^ok [0-9]' "$tap" || true)
@@ -168,7 +173,7 @@ if [ -n "$skipped" ]; then
 	bad=1
 fi
 if [ "${outer_plan:-0}" != 2 ] || [ "$outer_ok" != "$outer_plan" ]; then
-	echo "error: run_kselftest.sh: $outer_ok ok of plan ${outer_plan:-none} (2: msgid_test, msgid_ext)" >&2
+	echo "error: run_kselftest.sh: $outer_ok ok of plan ${outer_plan:-none} (2: msgid_ext, msgid_test)" >&2
 	bad=1
 fi
 if [ -z "$inner_plan" ] || [ "$inner_ok" != "$inner_plan" ]; then

@@ -3,7 +3,7 @@
  * Extended test of printk message identifiers (CONFIG_PRINTK_MSGID): the
  * harness's companion of tools/testing/selftests/msgid, not part of the
  * series. harness/selftest.sh builds it against the tree's kselftest.h
- * and runs it after the kselftest in every boot of make check.
+ * and runs it before the kselftest in every boot of make check.
  *
  * With printk.msgid=1 every new kernel record starts with "(%08x): ", the
  * CRC-32 of the canonical format of the printk() caller: the format
