@@ -23,7 +23,7 @@ J = $(H)/jobs.sh run $@
 .PHONY: help deps base tree refresh kernel kernel-off kernel-smp kernel-rt check-rt kernel-arm64 kunit kunit-um \
 	rust-root kernel-rust check-rust \
 	kunit-i386 vectors pytest selftest check-debug check-smp demo series series-check series-check-small \
-	docs docs-html bench bench-icount bench-db fuzz pipeline pipeline-syslog-ng \
+	docs docs-html bench bench-icount bench-db object-cost check-crc-nmi fuzz pipeline pipeline-syslog-ng \
 	distro-check stability db-releases check check-jobs check-start clean \
 	tree-lts series-lts kernel-lts selftest-lts lts-check lts-am
 
@@ -54,6 +54,8 @@ help:
 	@echo "make docs        check the documentation (docutils); docs-html: Sphinx"
 	@echo "make bench       cost of identifiers in printk, on UML (about 20 min)"
 	@echo "make bench-icount  the same in instructions, x86_64 under QEMU -icount (about 15 min)"
+	@echo "make check-crc-nmi  NMI backtraces warn-free on -cpu max, and warn with the lib/crc fix reverted"
+	@echo "make object-cost lib/vsprintf.o's text and vprintk_store()'s stack: base, option off, on"
 	@echo "make bench-db    speed of msgid-db.py lookup/annotate/build vs git grep"
 	@echo "make fuzz        libFuzzer+ASan+UBSan on msgid.c in user space (FUZZ_SECONDS=60)"
 	@echo "make pipeline    IDs enriched by rsyslogd with msgid-db.py export's table"
@@ -177,6 +179,12 @@ bench-icount: tree
 
 bench-db: kernel
 	$(J) $(H)/bench-db.sh
+
+object-cost: kernel
+	$(J) $(H)/object-cost.sh
+
+check-crc-nmi: kernel
+	$(J) $(H)/crc-nmi.sh $(X86) $(DISTRO) $(WRAPPERS) $(DEBUG)
 
 fuzz: deps
 	$(J) $(H)/fuzz.sh

@@ -7,12 +7,16 @@ paths; harness/series/manifest says which series goes to which tree, which
 patch of it takes which file, or which change blocks of a file (the hunks
 of a zero-context diff, picked by a regular expression over their lines).
 Each series is replayed on out/linux's base (or on the series it depends
-on), one commit per patch, the MAINTAINERS entry made with the exporting
-author's identity, and written with git format-patch, a cover letter, and
+on), one commit per patch, and written with git format-patch, a cover letter, and
 To/Cc headers from the tree's own scripts/get_maintainer.pl to
 OUTDIR/NN-NAME/. OUTDIR/order lists the series in the order that applies
 them all to one tree; that tree is the overlay (series-check.sh checks
 it), but for the files the manifest keeps out of every series.
+
+The sender is whoever runs it: From:, Signed-off-by: and the M: line of
+the MAINTAINERS entry are GIT_AUTHOR_NAME/GIT_AUTHOR_EMAIL, or else git
+config user.name/user.email; without them, or with a placeholder address
+(example.*, .invalid, no-reply ...), nothing is written.
 
 With LTS=1 (the 6.12 backport for distributions) every series is one:
 the patches in that order, with the backport's cover letter.
@@ -254,7 +258,7 @@ def assign(tree: str, m: Manifest) -> Tuple[Dict[str, List[Tuple[int, Block]]], 
 
 
 def maintainers_entry(added: Dict[str, int], name: str, email: str) -> str:
-    """The MAINTAINERS entry: the exporting author and the new files."""
+    """The MAINTAINERS entry: the sender and the new files."""
     dirs = ('scripts/msgid_db/', 'tools/testing/selftests/msgid/')
     listed = {next((d for d in dirs if f.startswith(d)), f) for f in added}
     lines = ['PRINTK MESSAGE IDENTIFIERS', f'M:\t{name} <{email}>',
@@ -312,16 +316,48 @@ def add_headers(path: str, to: List[str], cc: List[str]) -> None:
         f.write(head + extra + sep + rest)
 
 
+# Domains that name no mailbox: RFC 2606's and RFC 6761's reserved names.
+PLACEHOLDER_TLDS = ('example', 'invalid', 'test', 'localhost', 'local')
+PLACEHOLDER_DOMAINS = ('example.com', 'example.net', 'example.org', 'localhost')
+
+
+def sender() -> Tuple[str, str]:
+    """Who sends the series: the name and address of its From: lines, its
+    Signed-off-by: lines and the MAINTAINERS entry's M: line. Taken as git
+    takes an author: GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL if set, else
+    git config user.name and user.email as this repo sees them. An address
+    that cannot receive the review (a reserved domain, a no-reply
+    mailbox) is refused rather than written into a patch."""
+    how = ('set the identity that sends the series: '
+           f'git -C {ROOT} config user.name "Your Name" and '
+           f'git -C {ROOT} config user.email you@your.domain '
+           '(or export GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL)')
+    name = (os.environ.get('GIT_AUTHOR_NAME', '').strip()
+            or git(ROOT, 'config', 'user.name', check=False).strip())
+    email = (os.environ.get('GIT_AUTHOR_EMAIL', '').strip()
+             or git(ROOT, 'config', 'user.email', check=False).strip())
+    if not name or not email:
+        unset = [w for w, v in (('no name (GIT_AUTHOR_NAME, user.name)', name),
+                                ('no address (GIT_AUTHOR_EMAIL, user.email)', email)) if not v]
+        raise SeriesError(f'no sender: {" and ".join(unset)} set; {how}')
+    local, at, domain = email.rpartition('@')
+    domain = domain.lower().rstrip('.')
+    if not at or not local or '.' not in domain or re.search(r'[\s<>]', email):
+        raise SeriesError(f'sender address "{email}" is not an e-mail address; {how}')
+    if (domain in PLACEHOLDER_DOMAINS or domain.rsplit('.', 1)[1] in PLACEHOLDER_TLDS
+            or re.search(r'no-?reply', email, re.I)):
+        raise SeriesError(f'sender "{name} <{email}>" is a placeholder: its address can '
+                          f'receive no review; {how}')
+    return name, email
+
+
 def main() -> int:
     tree, outdir = (os.path.abspath(a) for a in sys.argv[1:3])
     m = parse_manifest(MANIFEST)
     modified, added, kept_paths = assign(tree, m)
     lts = os.environ.get('LTS') == '1'
 
-    name = git(ROOT, 'config', 'user.name', check=False).strip()
-    email = git(ROOT, 'config', 'user.email', check=False).strip()
-    if not name or not email:
-        raise SeriesError('set git config user.name and user.email: they sign the series')
+    name, email = sender()
 
     # Build the commits with plumbing in out/linux's object store: no
     # checkout of 80,000 files, and out/linux's work tree is left alone.
@@ -393,6 +429,10 @@ def main() -> int:
         run('update-ref', f'refs/msgid/{s.name}', parent)
     os.unlink(index)
 
+    def is_sender(addr: str) -> bool:
+        return addr.lower() in (email.lower(), f'<{email.lower()}>') or \
+            addr.lower().endswith(f'<{email.lower()}>')
+
     # The base, named in the cover letters: its Makefile says which kernel.
     make = dict(re.findall(r'^(VERSION|PATCHLEVEL|SUBLEVEL) = (\d+)$',
                            raw('cat-file', 'blob', 'base:Makefile'), re.M))
@@ -420,6 +460,8 @@ def main() -> int:
         # upstream maintainers: no To/Cc of theirs.
         for fn in [] if lts else files[1:]:
             to, cc = get_maintainers(tree, mfile, os.path.join(sub, fn))
+            # The sender is M: of the entry the series adds: not a recipient.
+            to, cc = ([a for a in x if not is_sender(a)] for x in (to, cc))
             add_headers(os.path.join(sub, fn), to, cc)
             all_to += [a for a in to if a not in all_to]
             all_cc += [a for a in cc if a not in all_cc and a not in to]

@@ -39,12 +39,22 @@ enum printk_msgid_class {
  * struct printk_msgid - identity of one printk() call
  * @fmt: the caller's format: the format reached by following %pV
  * @id: CRC-32 of the canonical form of @fmt
- * @class: the first tag in @fmt, else in @fmt's first %s arguments
+ * @class: the first tag in @fmt, else in the text its %s printed
+ * @scan: the class is to be found in the text
+ * @pos: where the text of @fmt starts in the text printed
+ * @len: the length of the text printed
+ *
+ * Empty without CONFIG_PRINTK_MSGID: vprintk_store() keeps no room for it.
  */
 struct printk_msgid {
+#ifdef CONFIG_PRINTK_MSGID
 	const char *fmt;
 	u32 id;
 	enum printk_msgid_class class;
+	bool scan;
+	unsigned int pos;
+	unsigned int len;
+#endif
 };
 
 /* Declared either way, so that callers can use IS_ENABLED(). */
@@ -56,7 +66,8 @@ char *printk_msgid_render(char *buf, u32 id);
 __printf(3, 0)
 int printk_msgid_size(char *buf, size_t size, const char *fmt, va_list args,
 		      struct printk_msgid *msgid);
-u16 printk_msgid_prefix(char *buf, const struct printk_msgid *msgid);
+u16 printk_msgid_prefix(char *buf, struct printk_msgid *msgid, size_t size,
+			size_t text_len, bool newline);
 #if IS_ENABLED(CONFIG_KUNIT)
 unsigned long printk_msgid_hashed_here(void);
 #endif

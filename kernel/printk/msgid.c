@@ -13,10 +13,10 @@
  * runs the same source. Documentation/admin-guide/msgid.rst has the exact
  * rule and the tools that map an identifier back to its call site.
  *
- * This file does not parse formats: vprintk_store() sizes every record
- * with vsnprintf() anyway, and with identifiers on it does so with
- * vsnprintf_trace(), which reports the format it reached through %pV and
- * the %s arguments of that format, exactly as it formatted them.
+ * vprintk_store() sizes every record with vsnprintf() anyway; with
+ * identifiers on it does so with vsnprintf_trace() where the format may
+ * pass another on (%pV), which reports the format it reached and where
+ * that format's text starts, exactly as it formatted them.
  */
 
 #include <linux/atomic.h>
@@ -37,6 +37,8 @@
 #include <linux/sysfs.h>
 #include <kunit/visibility.h>
 #include <asm/sections.h>
+
+#include "internal.h"
 
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "printk."
@@ -73,14 +75,10 @@ const char *printk_msgid_canonical(const char *fmt, size_t *len)
 }
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_canonical);
 
-/*
- * Step 3 of the rule: what zlib's crc32() computes, so user space can too.
- * The generic table code in every context: an NMI may print, and a format
- * is too short for the architecture's code to repay its FPU section.
- */
+/* Step 3 of the rule: what zlib's crc32() computes, so user space can too. */
 static u32 msgid_crc(const char *s, size_t len)
 {
-	return ~crc32_le_generic(~0, s, len);
+	return ~crc32_le(~0, s, len);
 }
 
 /**
@@ -185,39 +183,41 @@ static void msgid_count(enum printk_msgid_class class)
  * Strings in the kernel's .rodata never change, so what is learnt about
  * them is kept in one small direct-mapped table, msgid_cache. Its rules:
  *
- *  - Keys only for immutable vmlinux .rodata: the offset of a format or
- *    string in it, never 0, and never for __ro_after_init data, which init
- *    code may still write. Formats of modules and in buffers are not kept.
- *  - A value depends only on its key: the identifier and tag of a format,
- *    or the tag of a %s argument. Two writers of one key write the same
- *    entry; writers of two keys that share a slot each write a valid entry,
- *    and the last one stays.
+ *  - Keys only for immutable vmlinux .rodata: the offset of a format in
+ *    it, never 0, and never for __ro_after_init data, which init code may
+ *    still write. Formats of modules and in buffers are not kept.
+ *  - A value depends only on its key: the identifier, tag and conversions
+ *    of a format. Two writers of one key write the same entry; writers of
+ *    two keys that share a slot each write a valid entry, and the last one
+ *    stays.
  *  - An entry is one 64-bit word holding its own key, read with READ_ONCE()
  *    and written with WRITE_ONCE() whole: a reader sees an entry written
  *    whole or 0, never a torn one, and an entry of another key is a miss.
  *    No lock and no allocation, so any context may use it, NMI included.
  *    32-bit kernels do not have the cache (no single-copy 64-bit access).
  *
- *   bits  0..31  identifier of a format (0 for a string)
- *   bits 32..34  first tag in the text (enum printk_msgid_class)
- *   bit  35      the key is a %s argument's string, not a format
- *   bits 36..63  offset in .rodata
+ *   bits  0..31  identifier
+ *   bits 32..34  first tag in the format (enum printk_msgid_class)
+ *   bit  35      the format has a %pV or %pA: it may pass another on
+ *   bit  36      the format has a %s
+ *   bits 37..63  offset in .rodata
  */
 #define MSGID_CACHE_BITS	10
-#define MSGID_CACHE_CLASS_SHIFT	32
-#define MSGID_CACHE_STR		BIT_ULL(35)
-#define MSGID_CACHE_OFF_SHIFT	36
+#define MSGID_CLASS_SHIFT	32
+#define MSGID_FMT_FOLLOW	BIT_ULL(35)
+#define MSGID_FMT_STR		BIT_ULL(36)
+#define MSGID_CACHE_OFF_SHIFT	37
 
 static enum printk_msgid_class msgid_entry_class(u64 e)
 {
-	return (e >> MSGID_CACHE_CLASS_SHIFT) & 7;
+	return (e >> MSGID_CLASS_SHIFT) & 7;
 }
 
 #ifdef CONFIG_64BIT
 static u64 msgid_cache[1 << MSGID_CACHE_BITS];
 
-/* The key of @s, 0 if @s is not kept; @kind is 0 or MSGID_CACHE_STR. */
-static u64 msgid_cache_key(const char *s, u64 kind)
+/* The key of @s, 0 if @s is not kept. */
+static u64 msgid_cache_key(const char *s)
 {
 	unsigned long off = (unsigned long)s - (unsigned long)__start_rodata;
 
@@ -225,7 +225,7 @@ static u64 msgid_cache_key(const char *s, u64 kind)
 	    off >= BIT_ULL(64 - MSGID_CACHE_OFF_SHIFT) ||
 	    is_kernel_ro_after_init((unsigned long)s))
 		return 0;
-	return (u64)off << MSGID_CACHE_OFF_SHIFT | kind;
+	return (u64)off << MSGID_CACHE_OFF_SHIFT;
 }
 
 static u64 *msgid_cache_slot(u64 key)
@@ -241,7 +241,7 @@ static u64 msgid_cache_get(u64 key)
 	if (!key)
 		return 0;
 	e = READ_ONCE(*msgid_cache_slot(key));
-	return (e ^ key) >> (MSGID_CACHE_OFF_SHIFT - 1) ? 0 : e;
+	return (e ^ key) >> MSGID_CACHE_OFF_SHIFT ? 0 : e;
 }
 
 static void msgid_cache_put(u64 key, u64 val)
@@ -251,10 +251,37 @@ static void msgid_cache_put(u64 key, u64 val)
 		WRITE_ONCE(*msgid_cache_slot(key), key | val);
 }
 #else
-static inline u64 msgid_cache_key(const char *s, u64 kind) { return 0; }
+static inline u64 msgid_cache_key(const char *s) { return 0; }
 static inline u64 msgid_cache_get(u64 key) { return 0; }
 static inline void msgid_cache_put(u64 key, u64 val) { }
 #endif /* CONFIG_64BIT */
+
+/*
+ * The conversions of a format that printk_msgid_size() needs to know of:
+ * %pV and %pA (which vsnprintf_trace() may follow) and %s (which may print
+ * a tag). A '%' that vsnprintf() would not take for one of them may be
+ * taken here: that costs a traced pass or a look at the text, never a
+ * wrong identifier.
+ */
+static u64 msgid_conversions(const char *s, size_t len)
+{
+	const char *end = s + len;
+	u64 conv = 0;
+
+	while ((s = memchr(s, '%', end - s)) && ++s < end) {
+		/* flags, field width, precision, qualifier */
+		while (s < end && strchr("-+ #0123456789.*hlLqjzt", *s))
+			s++;
+		if (s == end)
+			break;
+		if (*s == 's')
+			conv |= MSGID_FMT_STR;
+		else if (*s == 'p' && s + 1 < end && (s[1] == 'V' || s[1] == 'A'))
+			conv |= MSGID_FMT_FOLLOW;
+		s++;
+	}
+	return conv;
+}
 
 /* A format not in the cache: hash it, and keep it if it is in .rodata. */
 static noinline u64 msgid_hash_format(const char *fmt, u64 key)
@@ -265,69 +292,35 @@ static noinline u64 msgid_hash_format(const char *fmt, u64 key)
 
 	/* printk_msgid_hash(), without finding the canonical form twice. */
 	s = printk_msgid_canonical(fmt, &len);
-	e = (u64)msgid_tag_in(s, len) << MSGID_CACHE_CLASS_SHIFT |
-	    msgid_crc(s, len);
+	e = (u64)msgid_tag_in(s, len) << MSGID_CLASS_SHIFT |
+	    msgid_conversions(s, len) | msgid_crc(s, len);
 	msgid_cache_put(key, e);
 	msgid_count_hashed();
 	return e;
 }
 
-/* Identifier (bits 0..31) and tag (bits 32..34) of the caller's format. */
+/* Identifier, tag and conversions of a format (the bits 0..36 of an entry). */
 static __always_inline u64 msgid_format(const char *fmt)
 {
-	u64 key = msgid_cache_key(fmt, 0);
+	u64 key = msgid_cache_key(fmt);
 	u64 e = msgid_cache_get(key);
 
 	return likely(e) ? e : msgid_hash_format(fmt, key);
 }
 
-/* The first tag in what vsnprintf() printed of a %s argument. */
-static enum printk_msgid_class msgid_str_class(const char *s, int precision)
-{
-	enum printk_msgid_class c;
-	u64 key, e;
-
-	if (!s)
-		return PRINTK_MSGID_NONE;
-	if (precision >= 0)
-		return msgid_tag_in(s, strnlen(s, precision));
-
-	key = msgid_cache_key(s, MSGID_CACHE_STR);
-	e = msgid_cache_get(key);
-	if (e)
-		return msgid_entry_class(e);
-	c = msgid_tag_in(s, strlen(s));
-	msgid_cache_put(key, (u64)c << MSGID_CACHE_CLASS_SHIFT);
-	return c;
-}
-
 /* ---- Identifying a record ----------------------------------------------- */
 
-static noinline enum printk_msgid_class
-msgid_strs_class(const struct printf_trace *trace)
+/* vsnprintf_trace(), in a frame of its own: the trace stays in it. */
+static noinline int msgid_size_traced(char *buf, size_t size, const char *fmt,
+				      va_list args, struct printk_msgid *msgid)
 {
-	enum printk_msgid_class class = PRINTK_MSGID_NONE;
-	unsigned int i;
+	struct printf_trace trace;
+	int len;
 
-	for (i = 0; !class && i < min(trace->nstr, PRINTF_TRACE_STRS); i++)
-		class = msgid_str_class(trace->str[i].s, trace->str[i].precision);
-	return class;
-}
-
-/*
- * The class is the first tag in the caller's format (entry @e), else the
- * first one in its first PRINTF_TRACE_STRS %s arguments: GHES and CPER
- * pass HW_ERR through "%s". The %s arguments of wrappers (device, driver
- * and interface names) are not message text and are not looked at.
- */
-static __always_inline enum printk_msgid_class
-msgid_class(u64 e, const struct printf_trace *trace)
-{
-	enum printk_msgid_class class = msgid_entry_class(e);
-
-	if (class || !trace->nstr)
-		return class;
-	return msgid_strs_class(trace);
+	len = vsnprintf_trace(buf, size, fmt, args, &trace);
+	msgid->fmt = trace.fmt;
+	msgid->pos = trace.pos;
+	return len;
 }
 
 /**
@@ -336,30 +329,53 @@ msgid_class(u64 e, const struct printf_trace *trace)
  * @size: the size of @buf
  * @fmt: the format passed to printk()
  * @args: its arguments, consumed as by vsnprintf()
- * @msgid: filled with the caller's format, its identifier and class
+ * @msgid: filled with the caller's format and its identifier, and what
+ *	printk_msgid_prefix() needs to find the class
  *
  * vprintk_store() sizes every record with vsnprintf(); for a record that
- * carries an identifier it calls this instead, which sizes it with
- * vsnprintf_trace() to find the caller's format. The trace lives in this
- * function's frame, not in vprintk_store()'s, so printk costs no stack
- * for it while identifiers are off. Safe in any context, NMI included:
- * no lock, no allocation, no FPU.
+ * carries an identifier it calls this instead. A format known to pass no
+ * other on is sized with vsnprintf() itself; any other with
+ * vsnprintf_trace(), to find the caller's format. Safe in any context,
+ * NMI included: no lock, no allocation.
  *
  * Return: as vsnprintf().
  */
-int printk_msgid_size(char *buf, size_t size, const char *fmt, va_list args,
-		      struct printk_msgid *msgid)
+noinline int printk_msgid_size(char *buf, size_t size, const char *fmt,
+			       va_list args, struct printk_msgid *msgid)
 {
-	struct printf_trace trace;
+	u64 e = msgid_format(fmt);
 	int len;
-	u64 e;
 
-	len = vsnprintf_trace(buf, size, fmt, args, &trace);
-	e = msgid_format(trace.fmt);
-	msgid->fmt = trace.fmt;
+	if (likely(!(e & MSGID_FMT_FOLLOW))) {
+		len = vsnprintf(buf, size, fmt, args);
+		msgid->fmt = fmt;
+		msgid->pos = 0;
+	} else {
+		len = msgid_size_traced(buf, size, fmt, args, msgid);
+		if (msgid->fmt != fmt)
+			e = msgid_format(msgid->fmt);
+	}
 	msgid->id = (u32)e;
-	msgid->class = msgid_class(e, &trace);
+	msgid->class = msgid_entry_class(e);
+	/*
+	 * The class is the first tag in the caller's format, else the first
+	 * one in the text its %s printed: GHES and CPER pass HW_ERR through
+	 * "%s". A format that passes the message on through %pV has no
+	 * message text in its %s (device and driver names): it is not looked
+	 * at.
+	 */
+	msgid->scan = !msgid->class && (e & (MSGID_FMT_STR | MSGID_FMT_FOLLOW)) == MSGID_FMT_STR;
+	msgid->len = len;
 	return len;
+}
+
+/* The class of @msgid, once its text is known. */
+static enum printk_msgid_class msgid_text_class(const struct printk_msgid *msgid,
+						const char *text, size_t len)
+{
+	if (!msgid->scan || msgid->pos >= len)
+		return msgid->class;
+	return msgid_tag_in(text + msgid->pos, len - msgid->pos);
 }
 
 /**
@@ -368,15 +384,19 @@ int printk_msgid_size(char *buf, size_t size, const char *fmt, va_list args,
  * @fmt: the format passed to printk()
  * @args: its arguments; they are not consumed
  *
- * Identifies the call as vprintk_store() does for every identified record.
+ * Identifies the call as vprintk_store() does for every identified record,
+ * with the class found in the first 255 characters of the text.
  */
 void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 {
+	char text[256];
 	va_list ap;
+	int len;
 
 	va_copy(ap, args);
-	printk_msgid_size(NULL, 0, fmt, ap, msgid);
+	len = printk_msgid_size(text, sizeof(text), fmt, ap, msgid);
 	va_end(ap);
+	msgid->class = msgid_text_class(msgid, text, min_t(int, len, sizeof(text) - 1));
 }
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_get);
 
@@ -405,16 +425,32 @@ EXPORT_SYMBOL_IF_KUNIT(printk_msgid_render);
 static u32 msgid_last[PRINTK_MSGID_NR_CLASSES];
 
 /**
- * printk_msgid_prefix - count a new record and write its prefix
- * @buf: room for PRINTK_MSGID_PREFIX_LEN bytes
+ * printk_msgid_prefix - classify a new record, count it, write its prefix
+ * @buf: the record's text: PRINTK_MSGID_PREFIX_LEN bytes for the prefix,
+ *	then the text vscnprintf() printed
  * @msgid: what printk_msgid_size() found when it sized the record
+ * @size: the size vscnprintf() was given
+ * @text_len: the length of the text once printk stripped the log level
+ *	off its start and @newline (0 or 1) off its end
+ * @newline: whether a trailing newline was stripped
  *
  * Safe in any context, NMI included: no lock, no allocation.
  *
  * Return: PRINTK_MSGID_PREFIX_LEN.
  */
-u16 printk_msgid_prefix(char *buf, const struct printk_msgid *msgid)
+u16 printk_msgid_prefix(char *buf, struct printk_msgid *msgid, size_t size,
+			size_t text_len, bool newline)
 {
+	unsigned int printed, lead;
+
+	if (msgid->scan) {
+		/* Where the caller's text starts, once the level is stripped. */
+		printed = min_t(size_t, msgid->len, size - 1);
+		lead = printed - newline - text_len;
+		msgid->pos = msgid->pos > lead ? msgid->pos - lead : 0;
+		msgid->class = msgid_text_class(msgid, buf + PRINTK_MSGID_PREFIX_LEN,
+						text_len);
+	}
 	msgid_count(msgid->class);
 	if (msgid->class)
 		WRITE_ONCE(msgid_last[msgid->class], msgid->id);
@@ -514,15 +550,12 @@ DEFINE_SHOW_ATTRIBUTE(msgid_stats);
 
 static int __init msgid_debugfs_init(void)
 {
-	/* Next to the printk index, which creates printk/ when configured. */
-	struct dentry *dir = debugfs_lookup("printk", NULL);
-	bool found = !IS_ERR_OR_NULL(dir);
+	struct dentry *dir = printk_debugfs_root;
 
-	if (!found)
+	/* Next to the printk index, which makes printk/ when configured. */
+	if (!IS_ENABLED(CONFIG_PRINTK_INDEX))
 		dir = debugfs_create_dir("printk", NULL);
 	debugfs_create_file("msgid", 0444, dir, NULL, &msgid_stats_fops);
-	if (found)
-		dput(dir);
 	return 0;
 }
 late_initcall(msgid_debugfs_init);

@@ -309,37 +309,6 @@ static void msgid_bad_vaf_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m.class, PRINTK_MSGID_HW_ERR);
 }
 
-/*
- * Identifiers come from the generic table CRC, in every context: on x86,
- * crc32_le() takes PCLMULQDQ for 16 bytes or more, inside a
- * kernel_fpu_begin() section, which NMI context must not enter. Where
- * crc32_le() is the architecture's (the test kernels boot a CPU model
- * with PCLMULQDQ), both give the same value for every length around and
- * above its 16-byte cutoff: the rule does not depend on the CPU.
- */
-static void msgid_arch_crc_test(struct kunit *test)
-{
-	char *buf;
-	size_t len;
-	u32 opt = crc32_optimizations();
-
-	if (!(opt & CRC32_LE_OPTIMIZATION))
-		kunit_skip(test, "no architecture crc32_le() here (crc32_optimizations() = %#x)",
-			   opt);
-	kunit_info(test, "crc32_le() is the architecture's (crc32_optimizations() = %#x)\n", opt);
-
-	buf = kunit_kmalloc(test, 257, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	for (len = 0; len < 256; len++)
-		buf[len] = 'A' + (get_random_u32() % 26);
-	for (len = 0; len < 256; len++) {
-		buf[len] = '\0';
-		KUNIT_EXPECT_EQ_MSG(test, printk_msgid_hash(buf), ~crc32_le(~0, buf, len),
-				    "length %zu", len);
-		buf[len] = 'A' + (len % 26);
-	}
-}
-
 /* Where vsnprintf() stops formatting, the trace stops too. */
 static void msgid_malformed_body(struct kunit *test, struct va_format *vaf)
 {
@@ -538,11 +507,14 @@ static void msgid_replay_test(struct kunit *test)
 		msgid_get(&m, "%.20s|%.*s", tags[t], 3, tags[t]);
 		KUNIT_EXPECT_EQ_MSG(test, m.class, want[t], "precision, call %zu", i);
 
-		/* The first PRINTF_TRACE_STRS %s are looked at, no more. */
+		/* Every %s is looked at, the first tag counts. */
 		msgid_get(&m, "%s%s%s%s%s", "a", "b", "c", tags[t], "e");
 		KUNIT_EXPECT_EQ_MSG(test, m.class, want[t], "4th %%s, call %zu", i);
 		msgid_get(&m, "%s%s%s%s%s", "a", "b", "c", "d", tags[t]);
-		KUNIT_EXPECT_EQ_MSG(test, m.class, PRINTK_MSGID_NONE, "5th %%s, call %zu", i);
+		KUNIT_EXPECT_EQ_MSG(test, m.class, want[t], "5th %%s, call %zu", i);
+		msgid_get(&m, "%s%s", tags[t], DEPRECATED);
+		KUNIT_EXPECT_EQ_MSG(test, m.class, want[t] ?: PRINTK_MSGID_DEPRECATED,
+				    "first of two, call %zu", i);
 	}
 
 	/*
@@ -821,7 +793,6 @@ static struct kunit_case msgid_rule_cases[] = {
 	KUNIT_CASE(msgid_depth_test),
 	KUNIT_CASE(msgid_wrappers_test),
 	KUNIT_CASE(msgid_bad_vaf_test),
-	KUNIT_CASE(msgid_arch_crc_test),
 	KUNIT_CASE(msgid_malformed_test),
 	KUNIT_CASE(msgid_class_test),
 	KUNIT_CASE(msgid_class_vaf_test),
