@@ -4,7 +4,7 @@
 # COPY of kernel/printk/msgid.c (in $OUT/fuzz-break/<case>/msgid.c; the
 # repo's file is never touched) and runs the campaign on it for at most
 # BREAK_SECONDS (60). A case passes when the campaign fails. About
-# 21 x (10 s build + time to the crash) when all are caught.
+# 29 x (10 s build + time to the crash) when all are caught.
 # BREAK_SCRATCH=1 starts from a single empty input instead of the seeds,
 # to see what the fuzzer finds by itself.
 #
@@ -13,9 +13,10 @@ set -eu
 . "$(dirname "$0")/../env.sh"
 
 BREAK_SECONDS=${BREAK_SECONDS:-60}
-all="cache-compare-no-kind str-key-no-kind key-no-offset-bound hashed-on-hit
-     string-cache-no-class precision-ignored precision-overread tag-at-end tag-overread
-     strs-past-nstr three-strs str-order-reversed format-tag-last va-list-consumed
+all="key-no-offset-bound hashed-on-hit str-bit-in-offset inner-entry-not-read
+     no-follow-test conv-no-pa conv-no-h ignore-pos scan-wrappers format-tag-not-first
+     lead-plus-one lead-minus-one newline-ignored printed-unclamped scan-past-text
+     get-len-unclamped tag-at-end tag-overread va-list-consumed
      all-newlines one-level-skipped hash-not-canonical early-counts-percpu
      early-not-summed early-hashed-not-summed percpu-never-on stats-sum-last-cpu
      last-for-none"
@@ -24,32 +25,38 @@ cases=${*:-$all}
 # mutate CASE FILE: a perl substitution on the copy.
 mutate() {
 	case $1 in
-	# The cache: an entry is its kind (format or %s string) and offset.
-	cache-compare-no-kind) perl -0pi -e 's/\(e \^ key\) >> \(MSGID_CACHE_OFF_SHIFT - 1\)/(e ^ key) >> MSGID_CACHE_OFF_SHIFT/' "$2" ;;
-	str-key-no-kind)     perl -0pi -e 's/msgid_cache_key\(s, MSGID_CACHE_STR\)/msgid_cache_key(s, 0)/' "$2" ;;
+	# The cache: formats only, an entry is one word with its own key.
 	key-no-offset-bound) perl -0pi -e 's/off >= BIT_ULL\(64 - MSGID_CACHE_OFF_SHIFT\) \|\|\n\s*//' "$2" ;;
 	hashed-on-hit)       perl -0pi -e 's/return likely\(e\) \? e : msgid_hash_format\(fmt, key\);/if (likely(e)) {\n\t\tmsgid_count_hashed();\n\t\treturn e;\n\t}\n\treturn msgid_hash_format(fmt, key);/' "$2" ;;
-	string-cache-no-class) perl -0pi -e 's/msgid_cache_put\(key, \(u64\)c << MSGID_CACHE_CLASS_SHIFT\)/msgid_cache_put(key, 0)/' "$2" ;;
-	# Classes: as far as vsnprintf() printed, in the caller's format first.
-	precision-ignored)   perl -0pi -e 's/msgid_tag_in\(s, strnlen\(s, precision\)\)/msgid_tag_in(s, strlen(s))/' "$2" ;;
-	precision-overread)  perl -0pi -e 's/msgid_tag_in\(s, strnlen\(s, precision\)\)/msgid_tag_in(s, precision)/' "$2" ;;
+	str-bit-in-offset)   perl -0pi -e 's/#define MSGID_FMT_STR\t\tBIT_ULL\(36\)/#define MSGID_FMT_STR\t\tBIT_ULL(37)/' "$2" ;;
+	# Sizing: a format with %pV/%pA is traced; the caller's entry is read.
+	inner-entry-not-read) perl -0pi -e 's/\t\tif \(msgid->fmt != fmt\)\n\t\t\te = msgid_format\(msgid->fmt\);\n//' "$2" ;;
+	no-follow-test)      perl -0pi -e 's/if \(likely\(!\(e & MSGID_FMT_FOLLOW\)\)\)/if (true)/' "$2" ;;
+	conv-no-pa)          perl -0pi -e "s/\(s\[1\] == 'V' \|\| s\[1\] == 'A'\)/(s[1] == 'V')/" "$2" ;;
+	conv-no-h)           perl -0pi -e 's/0123456789\.\*hHlLqjzt/0123456789.*hlLqjzt/' "$2" ;;
+	# Classes: the caller's format's tag, else the first tag in its text.
+	ignore-pos)          perl -0pi -e 's/msgid->pos = trace\.pos;/msgid->pos = 0;/' "$2" ;;
+	scan-wrappers)       perl -0pi -e 's/\(e & \(MSGID_FMT_STR \| MSGID_FMT_FOLLOW\)\) == MSGID_FMT_STR/(e \& MSGID_FMT_STR)/' "$2" ;;
+	format-tag-not-first) perl -0pi -e 's/msgid->scan = !msgid->class && /msgid->scan = /' "$2" ;;
+	lead-plus-one)       perl -0pi -e 's/lead = printed - newline - text_len;/lead = printed - newline - text_len + 1;/' "$2" ;;
+	lead-minus-one)      perl -0pi -e 's/lead = printed - newline - text_len;/lead = printed - newline - text_len - 1;/' "$2" ;;
+	newline-ignored)     perl -0pi -e 's/lead = printed - newline - text_len;/lead = printed - text_len;/' "$2" ;;
+	printed-unclamped)   perl -0pi -e 's/printed = min_t\(size_t, msgid->len, size - 1\);/printed = msgid->len;/' "$2" ;;
+	scan-past-text)      perl -0pi -e 's/buf \+ PRINTK_MSGID_PREFIX_LEN,\n(\s*)text_len\);/buf + PRINTK_MSGID_PREFIX_LEN,\n$1text_len + newline);/' "$2" ;;
+	get-len-unclamped)   perl -0pi -e 's/min_t\(int, len, sizeof\(text\) - 1\)/len/' "$2" ;;
 	tag-at-end)          perl -0pi -e 's/end - p >= msgid_classes\[c\]\.len &&/end - p > msgid_classes[c].len \&\&/' "$2" ;;
 	tag-overread)        perl -0pi -e 's/end - p >= msgid_classes\[c\]\.len &&\n\s*//' "$2" ;;
-	strs-past-nstr)      perl -0pi -e 's/min\(trace->nstr, PRINTF_TRACE_STRS\)/PRINTF_TRACE_STRS/' "$2" ;;
-	three-strs)          perl -0pi -e 's/min\(trace->nstr, PRINTF_TRACE_STRS\)/min(trace->nstr, PRINTF_TRACE_STRS - 1)/' "$2" ;;
-	str-order-reversed)  perl -0pi -e 's/for \(i = 0; !class && i < min\(trace->nstr, PRINTF_TRACE_STRS\); i\+\+\)/for (i = min(trace->nstr, PRINTF_TRACE_STRS); !class \&\& i-- > 0; )/' "$2" ;;
-	format-tag-last)     perl -0pi -e 's/enum printk_msgid_class class = msgid_entry_class\(e\);/enum printk_msgid_class class = PRINTK_MSGID_NONE;/; s/msgid->class = class;/msgid->class = class ? class : msgid_entry_class(e);/' "$2" ;;
-	va-list-consumed)    perl -0pi -e 's/vsnprintf_trace\(NULL, 0, fmt, ap, &trace\)/vsnprintf_trace(NULL, 0, fmt, args, \&trace)/' "$2" ;;
+	va-list-consumed)    perl -0pi -e 's/printk_msgid_size\(text, sizeof\(text\), fmt, ap, msgid\)/printk_msgid_size(text, sizeof(text), fmt, args, msgid)/' "$2" ;;
 	# The identifier: CRC-32 of the canonical form.
 	all-newlines)        perl -0pi -e 's/if \(n && fmt\[n - 1\] == .\\n.\)/while (n \&\& fmt[n - 1] == 10)/' "$2" ;;
 	one-level-skipped)   perl -0pi -e 's/while \(\(next = printk_skip_level\(fmt\)\) != fmt\)/if ((next = printk_skip_level(fmt)) != fmt)/' "$2" ;;
-	hash-not-canonical)  perl -0pi -e 's/\tfmt = printk_msgid_canonical\(fmt, &len\);\n\treturn ~crc32_le/\t(void)printk_msgid_canonical(fmt, \&len);\n\treturn ~crc32_le/' "$2" ;;
+	hash-not-canonical)  perl -0pi -e 's/\tfmt = printk_msgid_canonical\(fmt, &len\);\n\treturn msgid_crc\(fmt, len\);/\t(void)printk_msgid_canonical(fmt, \&len);\n\treturn msgid_crc(fmt, len);/' "$2" ;;
 	# Statistics: global until the early initcall, then per CPU; debugfs sums.
 	early-counts-percpu) perl -0pi -e 's/if \(static_branch_likely\(&msgid_percpu\)\)/if (true || static_branch_likely(\&msgid_percpu))/' "$2" ;;
 	early-not-summed)    perl -0pi -e 's/n = atomic_long_read\(&msgid_early\.count\[c\]\);/n = 0;/' "$2" ;;
 	early-hashed-not-summed) perl -0pi -e 's/hashed = atomic_long_read\(&msgid_early\.hashed\);/hashed = 0;/' "$2" ;;
 	percpu-never-on)     perl -0pi -e 's/\tstatic_branch_enable\(&msgid_percpu\);\n\treturn 0;/\treturn 0;/' "$2" ;;
-	stats-sum-last-cpu)  perl -0pi -e 's/n \+= per_cpu\(msgid_stats\.count\[c\], cpu\);/n = per_cpu(msgid_stats.count[c], cpu);/' "$2" ;;
+	stats-sum-last-cpu)  perl -0pi -e 's/n \+= data_race\(per_cpu\(msgid_stats\.count\[c\], cpu\)\);/n = data_race(per_cpu(msgid_stats.count[c], cpu));/' "$2" ;;
 	last-for-none)       perl -0pi -e 's/if \(c && n\)/if (n)/' "$2" ;;
 	*) die "unknown case $1 (cases: $all)" ;;
 	esac

@@ -11,28 +11,35 @@
  * program may contain any byte; when it runs out it reads as zeros.
  * Texts are cut to MAX_TEXT bytes. text0 is the format passed to
  * printk_msgid_get(); every text can also be the format of a struct
- * va_format or a %s argument. Program byte 0 chooses which texts live in
- * the shim's ".rodata" (interned, never rewritten, so that msgid.c's
- * cache runs) and which on the heap (exact-size allocations, so ASan sees
- * any over-read); byte 1 puts rodata texts at offsets the cache does not
- * key. The following bytes decide, slot after slot in the order
- * vsnprintf() reads them (depth first: a nested level's slots come right
- * after its %pV, then the rest of the outer format), what each va_list
- * slot holds: integers, precisions, NULL, numbers below PAGE_SIZE,
- * ERR_PTR()s, pointers into the texts for %s, and for %pV a new nested
- * struct va_format (up to 10 nested levels, MAX_LEVELS - 1). The byte
- * after the last slot chooses the CPU of each call.
+ * va_format, a %s argument, the literal of a %pAl argument or what the
+ * Rust formatter prints for %pA/%pAl. Program byte 0 chooses which texts
+ * live in the shim's ".rodata" (interned, never rewritten, so that
+ * msgid.c's cache runs) and which on the heap (exact-size allocations,
+ * so ASan sees any over-read); byte 1 puts rodata texts at offsets the
+ * cache does not key. The following bytes decide, slot after slot in the
+ * order vsnprintf() reads them (depth first: a nested level's slots come
+ * right after its %pV, then the rest of the outer format), what each
+ * va_list slot holds: integers, widths, precisions, NULL, numbers below
+ * PAGE_SIZE, ERR_PTR()s, pointers into the texts for %s, for %pV a new
+ * nested struct va_format (up to 10 nested levels, MAX_LEVELS - 1), for
+ * %pAl a struct rust_fmt_literal. The byte after the last slot chooses
+ * the CPU of each call.
  *
- * msgid.c does not parse formats: it calls vsnprintf_trace(), which this
- * file defines, from walk(), its rendition of 7.3's __vsnprintf() (format
- * decoding, the va_list slots read, the trace of lib/vsprintf.c.patch).
- * walk() runs twice over the same slots: on the program's values, to make
- * them and to predict every trace (the model), and inside
- * vsnprintf_trace() on the va_list that msgid.c passes on, whose trace
- * must be the predicted one. From the predicted trace this file computes
- * the class by the rule (the first tag in the caller's format, else in
- * its first PRINTF_TRACE_STRS %s as far as printed) and the identifier
- * with its own CRC-32 of its own canonical form.
+ * msgid.c does not format: it calls vsnprintf() or vsnprintf_trace(),
+ * which this file defines (the shim's sprintf.h routes vsnprintf() to
+ * shim_vsnprintf()), from walk(), its rendition of 7.3's __vsnprintf()
+ * (format decoding, the va_list slots read, the text printed, the trace
+ * of lib/vsprintf.c.patch: the innermost format and pos, where its
+ * output starts). walk() runs twice over the same slots: on the
+ * program's values, to make them and to predict every text and trace
+ * (the model), and inside vsnprintf()/vsnprintf_trace() on the va_list
+ * that msgid.c passes on, whose text and trace must be the predicted
+ * ones, through the function the rule says (vsnprintf() for a format
+ * without %pV/%pA). From the prediction this file computes the class by
+ * the rule (the first tag in the caller's format, else, if it has a %s
+ * and no %pV/%pA, the first tag in the text it printed, as the record
+ * keeps it) and the identifier with its own CRC-32 of its own canonical
+ * form.
  *
  * A va_list cannot be built at run time, so each level is a variadic call
  * with NSLOTS long arguments (call_level()); a format of at most MAX_TEXT
@@ -86,6 +93,27 @@ _Static_assert(sizeof(long) == 8 && sizeof(void *) == 8,
 #define MAX_TEXTS	16
 #define MAX_LEVELS	11	/* level 0 and up to 10 nested va_formats */
 #define PRECISION_MAX	32767	/* lib/vsprintf.c, set_precision() */
+#define FIELD_WIDTH_MAX	((1 << 23) - 1)	/* lib/vsprintf.c, set_field_width() */
+#define MAX_LITS	8	/* struct rust_fmt_literal arguments of %pAl */
+#define RECORD_MAX	1024	/* kernel/printk/internal.h, PRINTKRB_RECORD_MAX */
+#define TEXT_CAP	RECORD_MAX	/* text kept by the model: a record's at most */
+
+/*
+ * KNOWN_SCAN_TO_END: msgid.c looks for a %s-printed tag from where the
+ * caller's text starts to the end of the record, through any text a
+ * wrapper prints after the caller's (the trace reports where the
+ * caller's text starts, not where it ends). That is the rule as
+ * Documentation/admin-guide/msgid.rst states it; 0 fuzzes a stricter
+ * rule (the caller's text only).
+ * KNOWN_H_MISSED: msgid_conversions() once missed the qualifier 'H'
+ * (fixed); 1 models that bug, for break-test.
+ */
+#ifndef KNOWN_SCAN_TO_END
+#define KNOWN_SCAN_TO_END	1
+#endif
+#ifndef KNOWN_H_MISSED
+#define KNOWN_H_MISSED		0
+#endif
 #define BOOT_CPU	(NR_CPUS - 1)	/* not 0 */
 
 /* ---- the shim's globals ------------------------------------------------ */
@@ -195,7 +223,7 @@ static u32 ref_id(const char *fmt)
 
 /* ---- the shim's .rodata: interned texts, never rewritten ---------------- */
 
-#define RO_KEYED	(1UL << 28)	/* offsets below this are cached */
+#define RO_KEYED	(1UL << 27)	/* offsets below this are cached: 27 bits, 37..63 */
 #define RO_SIZE		(RO_KEYED + (1UL << 22))
 #define RO_TAB		(1u << 20)
 
@@ -285,7 +313,7 @@ static size_t seen_nr;
 /* Note @p as seen; return whether it was already. */
 static bool seen_add(const char *p)
 {
-	u32 off = (u32)(p - shim_rodata_start);	/* kept: 0 < off < 2^28 */
+	u32 off = (u32)(p - shim_rodata_start);	/* kept: 0 < off < 2^27 */
 	u32 i = (off * 0x9e3779b1u) & (RO_TAB - 1);
 
 	for (; seen_tab[i]; i = (i + 1) & (RO_TAB - 1))
@@ -310,7 +338,26 @@ static unsigned int next(struct prog *pr)
 	return pr->i < pr->n ? pr->p[pr->i++] : 0;
 }
 
-enum kind { K_INT, K_PREC, K_LONG, K_PTR, K_STR, K_VAF };
+enum kind { K_INT, K_PREC, K_LONG, K_PTR, K_STR, K_VAF, K_LIT };
+
+/*
+ * What the model says a printk() of one level's format prints and
+ * traces: its text (the first TEXT_CAP characters; at least what
+ * vprintk_store() and printk_msgid_get() keep), its length as
+ * vsnprintf() returns it, and the trace as vsnprintf_trace() makes it
+ * (fmt, pos), with where the output of fmt ends (end), which
+ * vsnprintf_trace() does not report.
+ */
+struct mtrace {
+	const char *fmt;
+	size_t pos, end;
+};
+
+struct mres {
+	struct mtrace t;
+	size_t len;
+	char text[TEXT_CAP + 1];
+};
 
 struct level {
 	const char *fmt;
@@ -328,7 +375,9 @@ struct ctx {
 	struct level lv[MAX_LEVELS];
 	int nlev;
 	struct va_format vafs[MAX_LEVELS];
-	struct printf_trace want[MAX_LEVELS];	/* the trace from each level */
+	struct rust_fmt_literal lits[MAX_LITS];	/* %pAl arguments */
+	int nlits;
+	struct mres want[MAX_LEVELS];	/* the model's result from each level */
 	unsigned int cpus;		/* bit k % 8: the CPU of call k */
 	int ncalls;
 };
@@ -426,6 +475,23 @@ static long gen_value(struct ctx *c, enum kind k)
 			c->lv[c->nlev].fmt = c->text[(b >> 3) % c->ntexts];
 			return (long)&c->vafs[c->nlev++];
 		}
+	case K_LIT:
+		if ((b & 7) >= 3 && c->nlits >= MAX_LITS)
+			b = (b >> 3) % 3;
+		switch (b & 7) {
+		case 0:
+			return 0;
+		case 1:
+			return (long)((b >> 3) * 129 + 1) % PAGE_SIZE;
+		case 2:
+			return (long)ERR_PTR(-(long)(b >> 3) * 127 - 1);
+		default:
+			/* args: the text Rust prints; fmt: a text, or NULL (next byte odd) */
+			b2 = next(&c->prog);
+			c->lits[c->nlits].args = c->text[(b >> 3) % c->ntexts];
+			c->lits[c->nlits].fmt = b2 & 1 ? NULL : c->text[(b2 >> 1) % c->ntexts];
+			return (long)&c->lits[c->nlits++];
+		}
 	}
 	return 0;
 }
@@ -462,9 +528,9 @@ static bool k_isalnum(unsigned char ch)
 	       (ch >= 0xc0 && ch != 0xd7 && ch != 0xf7);
 }
 
-static bool spec_flag(unsigned char ch)
+static int set_field_width(int w)
 {
-	return ch == ' ' || ch == '#' || ch == '+' || ch == '-' || ch == '0';
+	return w < -FIELD_WIDTH_MAX ? -FIELD_WIDTH_MAX : w > FIELD_WIDTH_MAX ? FIELD_WIDTH_MAX : w;
 }
 
 static int set_precision(int prec)
@@ -499,22 +565,156 @@ static long arg(struct src *s, enum kind k)
 	}
 }
 
-static void walk(struct src *src, const char *fmt, struct printf_trace *trace);
+/*
+ * The output of a walk: the first @cap characters are kept in @buf (none
+ * when @buf is NULL), @n counts them all, as vsnprintf()'s return value
+ * counts them. Field widths go up to FIELD_WIDTH_MAX: padding is counted,
+ * not looped over, past what is kept.
+ */
+struct out {
+	char *buf;
+	size_t cap;
+	size_t n;
+};
+
+static void put(struct out *o, const char *s, size_t n)
+{
+	if (o->buf && o->n < o->cap)
+		memcpy(o->buf + o->n, s, n < o->cap - o->n ? n : o->cap - o->n);
+	o->n += n;
+}
+
+static void pad(struct out *o, char ch, long n)
+{
+	if (n <= 0)
+		return;
+	if (o->buf && o->n < o->cap)
+		memset(o->buf + o->n, ch, (size_t)n < o->cap - o->n ? (size_t)n : o->cap - o->n);
+	o->n += n;
+}
+
+/* lib/vsprintf.c's printf_spec flags. */
+#define F_SIGN		1
+#define F_LEFT		2
+#define F_PLUS		4
+#define F_SPACE		8
+#define F_ZEROPAD	16
+#define F_SMALL		32
+#define F_SPECIAL	64
+
+struct spec {
+	int flags, base, width, prec;
+};
+
+/* lib/vsprintf.c, number(), with the same padding rules. */
+static void number(struct out *o, unsigned long long num, struct spec sp)
+{
+	char tmp[24], sign = 0;
+	int locase = sp.flags & F_SMALL, i = 0;
+	int need_pfx = (sp.flags & F_SPECIAL) && sp.base != 10;
+	bool is_zero = num == 0;
+	long w = sp.width, prec = sp.prec;
+
+	if (sp.flags & F_LEFT)
+		sp.flags &= ~F_ZEROPAD;
+	if (sp.flags & F_SIGN) {
+		if ((long long)num < 0) {
+			sign = '-';
+			num = -(long long)num;
+			w--;
+		} else if (sp.flags & F_PLUS) {
+			sign = '+';
+			w--;
+		} else if (sp.flags & F_SPACE) {
+			sign = ' ';
+			w--;
+		}
+	}
+	if (need_pfx) {
+		if (sp.base == 16)
+			w -= 2;
+		else if (!is_zero)
+			w--;
+	}
+	do {
+		tmp[i++] = "0123456789ABCDEF"[num % sp.base] | (num % sp.base >= 10 ? locase : 0);
+		num /= sp.base;
+	} while (num);
+	if (i > prec)
+		prec = i;
+	w -= prec;
+	if (!(sp.flags & (F_ZEROPAD | F_LEFT))) {
+		pad(o, ' ', w);
+		w = w > 0 ? 0 : w;
+	}
+	if (sign)
+		put(o, &sign, 1);
+	if (need_pfx) {
+		if (sp.base == 16 || !is_zero)
+			put(o, "0", 1);
+		if (sp.base == 16)
+			put(o, locase ? "x" : "X", 1);
+	}
+	if (!(sp.flags & F_LEFT)) {
+		pad(o, sp.flags & F_ZEROPAD ? '0' : ' ', w);
+		w = w > 0 ? 0 : w;
+	}
+	pad(o, '0', prec - i);
+	while (--i >= 0)
+		put(o, &tmp[i], 1);
+	pad(o, ' ', w);
+}
+
+/* string_nocheck() and widen_string(): @s up to its precision, padded. */
+static void string(struct out *o, const char *s, struct spec sp)
+{
+	size_t n = sp.prec < 0 ? strlen(s) : strnlen(s, sp.prec);
+
+	if (!(sp.flags & F_LEFT))
+		pad(o, ' ', (long)sp.width - (long)n);
+	put(o, s, n);
+	if (sp.flags & F_LEFT)
+		pad(o, ' ', (long)sp.width - (long)n);
+}
+
+/* error_string(): at most 16 characters without a precision. */
+static void error_string(struct out *o, const char *s, struct spec sp)
+{
+	if (sp.prec < 0)
+		sp.prec = 2 * sizeof(void *);
+	string(o, s, sp);
+}
+
+/* check_pointer_msg() */
+static const char *bad_ptr(long v)
+{
+	return !v ? "(null)" : deref_ok(v) ? NULL : "(efault)";
+}
+
+/*
+ * rust_fmt_argument() stands in here for the Rust formatter: it prints
+ * the text its core::fmt::Arguments points to (one of the input's texts).
+ */
+static void rust_print(struct out *o, long args)
+{
+	if (deref_ok(args))
+		put(o, (const char *)args, strlen((const char *)args));
+	else
+		put(o, "(efault)", 8);
+}
+
+static void walk(struct src *src, const char *fmt, struct out *o, struct mtrace *t);
 
 /* lib/vsprintf.c, va_format(): the nested format with a copy of its va_list. */
-static void follow(struct src *src, long v, struct printf_trace *trace)
+static void follow(struct src *src, long v, struct out *o, struct mtrace *t)
 {
 	if (src->ap) {
 		const struct va_format *vaf = (const struct va_format *)v;
 		va_list va;
 		struct src sub = { .ap = &va };
 
-		if (trace) {
-			trace->fmt = vaf->fmt;
-			trace->nstr = 0;
-		}
 		va_copy(va, *vaf->va);
-		walk(&sub, vaf->fmt, trace);
+		walk(&sub, vaf->fmt, o, t);
 		va_end(va);
 	} else {
 		struct ctx *c = src->c;
@@ -526,56 +726,93 @@ static void follow(struct src *src, long v, struct printf_trace *trace)
 			fail("model: %%pV %#lx is no level", v);
 		struct src sub = { .c = c, .level = M };
 
-		if (trace) {
-			trace->fmt = c->lv[M].fmt;
-			trace->nstr = 0;
-		}
-		walk(&sub, c->lv[M].fmt, trace);
+		walk(&sub, c->lv[M].fmt, o, t);
 	}
 }
 
-/*
- * Walk @fmt as 7.3's __vsnprintf() with format_decode() does: read the
- * arguments it reads, follow every %pV it formats, stop where it stops
- * (an invalid conversion: %n, an unknown letter, a qualifier without a
- * conversion, a '%' at the end). While @trace is set, note each %s in it;
- * a %pV that passes check_pointer_msg() takes the trace into its format,
- * and the rest of this format is not traced (trace = NULL). A %pV that
- * does not pass is printed as "(null)" or "(efault)" by pointer(), and
- * the trace stays with this format, for its later %s and %pV.
- */
-static void walk(struct src *src, const char *fmt, struct printf_trace *trace)
+/* The format of a %pV that follow() walks. */
+static const char *vaf_fmt(struct src *src, long v)
 {
-	const unsigned char *f = (const unsigned char *)fmt;
+	if (src->ap)
+		return ((const struct va_format *)v)->fmt;
+	return src->c->lv[((unsigned long)v - (unsigned long)src->c->vafs) /
+			   sizeof(src->c->vafs[0])].fmt;
+}
+
+/*
+ * Format @fmt into @o as 7.3's __vsnprintf() with format_decode() does:
+ * read the arguments it reads, print what it prints (every conversion
+ * but %p's extensions, which print "(____ptrval____)" as a plain %p does
+ * before the pointer hash is ready; %pA/%pAl print rust_print()), follow
+ * every %pV it formats, stop where it stops (an invalid conversion: %n,
+ * an unknown letter, a qualifier without a conversion, a '%' at the end).
+ *
+ * While @t is set, this format is traced (lib/vsprintf.c.patch): its
+ * first %pV or %pAl ends its trace. A %pV that passes check_pointer_msg()
+ * takes the trace into its format, fmt and pos += what this format printed
+ * before it; one that does not is printed as "(null)" or "(efault)" and
+ * the trace stays with this format (and a later good %pV is not
+ * followed). A %pAl whose literal is not NULL takes it to the literal,
+ * whose text is what rust_print() prints. The format the trace stays
+ * with sets t->end where its output ends.
+ */
+static void walk(struct src *src, const char *fmt, struct out *o, struct mtrace *t)
+{
+	const unsigned char *f = (const unsigned char *)fmt, *lit;
+	struct mtrace *mine = t;	/* this format's trace: it may end here */
+	size_t start = o->n;
+	long v;
 
 	for (;;) {
-		int prec = -1, size = sizeof(int);
-		long v;
+		struct spec sp = { .base = 10, .width = -1, .prec = -1 };
+		int size = sizeof(int), ch;
 
+		lit = f;
 		while (*f && *f != '%')
 			f++;
+		put(o, (const char *)lit, f - lit);
 		if (!*f)
 			break;
-		while (spec_flag(*++f))
-			;
+		for (;;) {
+			ch = *++f;
+			if (ch == ' ')
+				sp.flags |= F_SPACE;
+			else if (ch == '#')
+				sp.flags |= F_SPECIAL;
+			else if (ch == '+')
+				sp.flags |= F_PLUS;
+			else if (ch == '-')
+				sp.flags |= F_LEFT;
+			else if (ch == '0')
+				sp.flags |= F_ZEROPAD;
+			else
+				break;
+		}
 		if (k_isdigit(*f)) {
+			u32 i = 0;	/* skip_atoi(), int wrapping */
+
 			while (k_isdigit(*f))
-				f++;
+				i = i * 10 + (*f++ - '0');
+			sp.width = set_field_width((int)i);
 		} else if (*f == '*') {
-			arg(src, K_INT);
+			sp.width = set_field_width((int)arg(src, K_INT));
+			if (sp.width < 0) {
+				sp.width = -sp.width;
+				sp.flags |= F_LEFT;
+			}
 			f++;
 		}
 		if (*f == '.') {
 			f++;
 			if (k_isdigit(*f)) {
-				u32 i = 0;	/* skip_atoi(), int wrapping (-fno-strict-overflow) */
+				u32 i = 0;
 
 				do
 					i = i * 10 + (*f++ - '0');
 				while (k_isdigit(*f));
-				prec = set_precision((int)i);
+				sp.prec = set_precision((int)i);
 			} else if (*f == '*') {
-				prec = set_precision((int)arg(src, K_PREC));
+				sp.prec = set_precision((int)arg(src, K_PREC));
 				f++;
 			}
 		}
@@ -601,36 +838,91 @@ static void walk(struct src *src, const char *fmt, struct printf_trace *trace)
 		}
 		switch (*f++) {
 		case '%':
+			put(o, "%", 1);
 			continue;
-		case 'c':
-			arg(src, K_INT);
+		case 'c': {
+			char c1 = (char)(unsigned char)arg(src, K_INT);
+
+			if (!(sp.flags & F_LEFT))
+				pad(o, ' ', sp.width - 1L);
+			put(o, &c1, 1);
+			if (sp.flags & F_LEFT)
+				pad(o, ' ', sp.width - 1L);
 			continue;
-		case 'd': case 'i': case 'o': case 'u': case 'x': case 'X':
-			arg(src, size > (int)sizeof(int) ? K_LONG : K_INT);
+		}
+		case 'o':
+			sp.base = 8;
+			goto num;
+		case 'x':
+			sp.flags |= F_SMALL;
+			sp.base = 16;
+			goto num;
+		case 'X':
+			sp.base = 16;
+			goto num;
+		case 'd': case 'i':
+			sp.flags |= F_SIGN;
+			goto num;
+		case 'u':
+		num: {
+			unsigned long long num;
+
+			if (size > (int)sizeof(int)) {
+				num = (unsigned long long)arg(src, K_LONG);
+			} else {
+				unsigned int val = (unsigned int)arg(src, K_INT), shift = 32 - size * 8;
+
+				val <<= shift;
+				num = sp.flags & F_SIGN ? (unsigned long long)(long long)((int)val >> shift) :
+							  val >> shift;
+			}
+			number(o, num, sp);
 			continue;
+		}
 		case 's':
 			v = arg(src, K_STR);
-			if (trace) {
-				if (trace->nstr < PRINTF_TRACE_STRS) {
-					trace->str[trace->nstr].s = deref_ok(v) ? (const char *)v : NULL;
-					trace->str[trace->nstr].precision = prec;
-				}
-				trace->nstr++;
-			}
+			if (bad_ptr(v))
+				error_string(o, bad_ptr(v), sp);
+			else
+				string(o, (const char *)v, sp);
 			continue;
 		case 'p':
-			v = arg(src, *f == 'V' ? K_VAF : K_PTR);
 			if (*f == 'V') {
-				/*
-				 * The first %pV ends the trace of this level. One
-				 * printed as "(null)" or "(efault)" is not followed,
-				 * and this wrapper's %s are not recorded.
-				 */
-				if (deref_ok(v))
-					follow(src, v, trace);
-				else if (trace)
-					trace->nstr = 0;
-				trace = NULL;
+				v = arg(src, K_VAF);
+				if (bad_ptr(v)) {
+					error_string(o, bad_ptr(v), sp);
+				} else if (t) {
+					t->fmt = vaf_fmt(src, v);
+					t->pos += o->n - start;
+					mine = NULL;
+					follow(src, v, o, t);
+				} else {
+					follow(src, v, o, NULL);
+				}
+				t = NULL;	/* only the first is followed */
+			} else if (*f == 'A') {
+				v = arg(src, f[1] == 'l' ? K_LIT : K_PTR);
+				if (f[1] != 'l') {
+					rust_print(o, v);
+				} else if (bad_ptr(v)) {
+					error_string(o, bad_ptr(v), sp);
+				} else {
+					const struct rust_fmt_literal *rl = (const void *)v;
+
+					if (t && rl->fmt) {
+						t->fmt = rl->fmt;
+						t->pos += o->n - start;
+						mine = NULL;
+					}
+					rust_print(o, (long)rl->args);
+					if (t && rl->fmt)
+						t->end = o->n;
+				}
+				if (f[1] == 'l')
+					t = NULL;
+			} else {
+				v = arg(src, K_PTR);
+				error_string(o, "(____ptrval____)", sp);
 			}
 			while (k_isalnum(*f))
 				f++;
@@ -640,106 +932,246 @@ static void walk(struct src *src, const char *fmt, struct printf_trace *trace)
 		}
 	}
 out:
+	if (mine)
+		mine->end = o->n;
 	if (!src->ap)
 		src->c->lv[src->level].generated = true;
 }
 
-/* The trace vsnprintf_trace() reports for a printk() of level @L's format. */
-static void model(struct ctx *c, int L, struct printf_trace *t)
+/* What a printk() of level @L's format prints and traces (the model). */
+static void model(struct ctx *c, int L, struct mres *m)
 {
 	struct src src = { .c = c, .level = L };
+	struct out o = { m->text, TEXT_CAP, 0 };
 
-	memset(t, 0, sizeof(*t));
-	t->fmt = c->lv[L].fmt;
-	walk(&src, c->lv[L].fmt, t);
+	m->t = (struct mtrace){ c->lv[L].fmt, 0, 0 };
+	walk(&src, c->lv[L].fmt, &o, &m->t);
+	m->len = o.n;
+	m->text[o.n < TEXT_CAP ? o.n : TEXT_CAP] = '\0';
 }
 
-/* Entries of the trace past nstr: msgid.c must not look at them. */
-static char trace_poison[32] __aligned(32);
-
-/* When set, what the next vsnprintf_trace() must report. */
-static const struct printf_trace *want_trace;
+/*
+ * What msgid.c is expected to call next: vsnprintf_trace() (traced) or
+ * vsnprintf() (not), for which model result. NULL: no check (boot).
+ */
+static struct expect {
+	bool traced;
+	const struct mres *m;
+} *expect;
 
 static void dump(struct ctx *c);
 
-static bool same_trace(const struct printf_trace *a, const struct printf_trace *b)
+static void print_mres(const char *what, const struct mres *m)
 {
-	if (a->fmt != b->fmt || a->nstr != b->nstr)
-		return false;
-	for (unsigned int i = 0; i < a->nstr && i < PRINTF_TRACE_STRS; i++)
-		if (a->str[i].s != b->str[i].s || a->str[i].precision != b->str[i].precision)
-			return false;
-	return true;
-}
-
-static void print_trace(const char *what, const struct printf_trace *t)
-{
-	fprintf(stderr, "%s: fmt %p nstr %u", what, (void *)t->fmt, t->nstr);
-	for (unsigned int i = 0; i < t->nstr && i < PRINTF_TRACE_STRS; i++)
-		fprintf(stderr, " {%p %d}", (void *)t->str[i].s, t->str[i].precision);
-	fprintf(stderr, "\n");
+	fprintf(stderr, "%s: fmt %p pos %zu end %zu len %zu text \"", what, (void *)m->t.fmt,
+		m->t.pos, m->t.end, m->len);
+	for (size_t i = 0; i < m->len && i < TEXT_CAP && i < 300; i++)
+		fprintf(stderr, isprint((unsigned char)m->text[i]) ? "%c" : "\\x%02x",
+			(unsigned char)m->text[i]);
+	fprintf(stderr, "\"\n");
 }
 
 /*
- * The fuzz build's vsnprintf_trace(): it only sizes (@size must be 0) and
- * returns 0, which msgid.c does not use. It reads @args as the kernel's
- * does on x86_64: the caller's va_list is consumed. Entries of @trace
- * past nstr, which the kernel's leaves stale or uninitialised, point into
- * ASan-poisoned memory.
+ * The fuzz build's vsnprintf() and vsnprintf_trace(): walk() on @args,
+ * which are consumed as the kernel's consumes them on x86_64 (every
+ * argument here is one 8-byte slot), into @buf as vsnprintf() writes it.
  */
-int vsnprintf_trace(char *buf, size_t size, const char *fmt, va_list args,
-		    struct printf_trace *trace)
+static int format_va(char *buf, size_t size, const char *fmt, va_list args,
+		     struct printf_trace *trace, const char *who)
 {
 	va_list ap;
 	struct src src = { .ap = &ap };
+	struct out o = { buf, size ? size - 1 : 0, 0 };
+	struct mtrace t = { fmt, 0, 0 };
 
-	if (size)
-		fail("vsnprintf_trace() of the fuzz build only sizes: size %zu", size);
-	trace->fmt = fmt;
-	trace->nstr = 0;
+	if (size > INT_MAX)
+		fail("%s(size %zu)", who, size);
 	va_copy(ap, args);
-	walk(&src, fmt, trace);
+	walk(&src, fmt, &o, trace ? &t : NULL);
 	va_end(ap);
-	while (src.n--)		/* every argument here is one 8-byte slot */
+	while (src.n--)
 		(void)va_arg(args, long);
-	for (unsigned int i = trace->nstr; i < PRINTF_TRACE_STRS; i++) {
-		trace->str[i].s = trace_poison;
-		trace->str[i].precision = -1;
+	if (size)
+		buf[o.n < size - 1 ? o.n : size - 1] = '\0';
+	if (trace) {
+		trace->fmt = t.fmt;
+		trace->pos = t.pos;
 	}
-	if (want_trace && !same_trace(trace, want_trace)) {
-		if (cur)
-			dump(cur);
-		print_trace("want", want_trace);
-		print_trace("got", trace);
-		fail("vsnprintf_trace(\"%s\") saw other arguments than predicted", fmt);
+	if (expect) {
+		const struct mres *m = expect->m;
+		size_t kept = o.n < o.cap ? o.n : o.cap;
+
+		if (expect->traced != !!trace || o.n != m->len ||
+		    (trace && (t.fmt != m->t.fmt || t.pos != m->t.pos)) ||
+		    (kept && memcmp(buf, m->text, kept < TEXT_CAP ? kept : TEXT_CAP))) {
+			if (cur)
+				dump(cur);
+			print_mres("want", m);
+			fprintf(stderr, "got: %s(), fmt %p pos %zu len %zu\n", who,
+				(void *)t.fmt, t.pos, o.n);
+			fail("%s(\"%s\"): want %s, fmt %p pos %zu len %zu", who, fmt,
+			     expect->traced ? "vsnprintf_trace()" : "vsnprintf()",
+			     (void *)m->t.fmt, m->t.pos, m->len);
+		}
+		expect = NULL;	/* one call per identification */
 	}
-	return 0;
+	return o.n > INT_MAX ? INT_MAX : (int)o.n;
+}
+
+int shim_vsnprintf(char *buf, size_t size, const char *fmt, va_list args)
+{
+	return format_va(buf, size, fmt, args, NULL, "vsnprintf");
+}
+
+int vsnprintf_trace(char *buf, size_t size, const char *fmt, va_list args,
+		    struct printf_trace *trace)
+{
+	return format_va(buf, size, fmt, args, trace, "vsnprintf_trace");
+}
+
+/* vscnprintf(), for printk_sprint() (no expectation). */
+static int vscnprintf_va(char *buf, size_t size, const char *fmt, va_list args)
+{
+	struct expect *e = expect;
+	int i;
+
+	if (!size)
+		return 0;
+	expect = NULL;
+	i = format_va(buf, size, fmt, args, NULL, "vscnprintf");
+	expect = e;
+	return (size_t)i < size ? i : (int)size - 1;
 }
 
 /*
- * The class by the rule: the first tag in the caller's format, else in
- * the first PRINTF_TRACE_STRS %s, each as far as vsnprintf() prints it.
- * @looked: set to the %s strings msgid.c's cache is asked about (no
- * precision), in order; @nlooked their number.
+ * The conversions of a format that decide how msgid.c sizes it: %pV or
+ * %pA (it may pass another format on: sized with vsnprintf_trace()) and
+ * %s (its text may hold a tag). printk_msgid_size() documents a
+ * conservative scan of the canonical form: after a '%', skip the
+ * characters of flags, widths, precisions and qualifiers, then look at
+ * the conversion (rule_conversions(), written from that description).
+ * It may take a '%' that vsnprintf() does not (its text is looked at,
+ * or it is traced, for nothing); it must take every one that vsnprintf()
+ * does (taken_conversions(), format_decode()'s parse): the union of the
+ * two is what msgid.c must find.
  */
-static int want_class(const struct printf_trace *t, const char **looked, int *nlooked)
+#define CONV_FOLLOW	1
+#define CONV_STR	2
+
+static int rule_conversions(const char *fmt)
 {
 	size_t len;
-	const char *can = ref_canonical(t->fmt, &len);
-	int class = first_tag(can, len);
+	const char *s = ref_canonical(fmt, &len), *end = s + len;
+	int conv = 0;
 
-	*nlooked = 0;
-	for (unsigned int i = 0; !class && i < t->nstr && i < PRINTF_TRACE_STRS; i++) {
-		const char *s = t->str[i].s;
-		int p = t->str[i].precision;
-
-		if (!s)
-			continue;
-		if (p < 0)
-			looked[(*nlooked)++] = s;
-		class = first_tag(s, p < 0 ? strlen(s) : strnlen(s, p));
+	while ((s = memchr(s, '%', end - s)) && ++s < end) {
+		while (s < end && strchr("-+ #0123456789.*hHlLqjzt", *s))
+			s++;
+		if (s == end)
+			break;
+		if (*s == 's')
+			conv |= CONV_STR;
+		else if (*s == 'p' && s + 1 < end && (s[1] == 'V' || s[1] == 'A'))
+			conv |= CONV_FOLLOW;
+		s++;
 	}
-	return class;
+	return conv;
+}
+
+static int taken_conversions(const char *fmt)
+{
+	const unsigned char *f = (const unsigned char *)fmt;
+	int conv = 0;
+	bool h;
+
+	for (;;) {
+		while (*f && *f != '%')
+			f++;
+		if (!*f)
+			return conv;
+		f++;
+		while (*f == ' ' || *f == '#' || *f == '+' || *f == '-' || *f == '0')
+			f++;
+		while (k_isdigit(*f) || *f == '*')	/* one of them, as far as s and p go */
+			f++;
+		if (*f == '.') {
+			f++;
+			while (k_isdigit(*f) || *f == '*')
+				f++;
+		}
+		h = *f == 'H';
+		if (*f == 'l' || *f == 'h')
+			f += f[1] == *f ? 2 : 1;
+		else if (*f == 'H' || *f == 'L' || *f == 'z' || *f == 't')
+			f++;
+		if (KNOWN_H_MISSED && h)
+			return conv;	/* msgid.c's gap, known: the rest is not looked at */
+		switch (*f++) {
+		case '%': case 'c': case 'd': case 'i': case 'o': case 'u': case 'x': case 'X':
+			continue;
+		case 's':
+			conv |= CONV_STR;
+			continue;
+		case 'p':
+			if (*f == 'V' || *f == 'A')
+				conv |= CONV_FOLLOW;
+			while (k_isalnum(*f))
+				f++;
+			continue;
+		default:
+			return conv;
+		}
+	}
+}
+
+static int conversions(const char *fmt)
+{
+	return rule_conversions(fmt) | taken_conversions(fmt);
+}
+
+/*
+ * What msgid.c must find for a printk() of @fmt whose model result is @m:
+ * a format without %pV/%pA is sized with vsnprintf() and is the caller's
+ * format, from position 0 to the end; any other goes through
+ * vsnprintf_trace(), and the caller's format is the trace's. The class
+ * is the first tag in the caller's format; if it has none, and has a %s
+ * but no %pV/%pA, the first tag in the text it printed (pos to end).
+ */
+struct pred {
+	bool traced, scan;
+	const char *fmt;
+	size_t pos, end;
+	int class;
+};
+
+static void predict(const char *fmt, const struct mres *m, struct pred *p)
+{
+	size_t len;
+	const char *can;
+	int conv;
+
+	p->traced = conversions(fmt) & CONV_FOLLOW;
+	p->fmt = p->traced ? m->t.fmt : fmt;
+	p->pos = p->traced ? m->t.pos : 0;
+	p->end = p->traced ? m->t.end : m->len;
+	if (KNOWN_SCAN_TO_END)
+		p->end = m->len;
+	can = ref_canonical(p->fmt, &len);
+	p->class = first_tag(can, len);
+	conv = conversions(p->fmt);
+	p->scan = !p->class && conv == CONV_STR;
+}
+
+/* The class of @p in @text, looked at from @lo to @hi only. */
+static int pred_class(const struct pred *p, const char *text, size_t lo, size_t hi)
+{
+	if (!p->scan)
+		return p->class;
+	if (lo < p->pos)
+		lo = p->pos;
+	if (hi > p->end)
+		hi = p->end;
+	return lo < hi ? first_tag(text + lo, hi - lo) : 0;
 }
 
 /* ---- checks ------------------------------------------------------------ */
@@ -762,11 +1194,14 @@ static void dump(struct ctx *c)
 			fprintf(stderr, " %#lx", c->lv[L].slots[i]);
 		fprintf(stderr, "\n");
 	}
+	for (int i = 0; i < c->nlits; i++)
+		fprintf(stderr, "literal %p: args %p fmt %p\n", (void *)&c->lits[i],
+			c->lits[i].args, (void *)c->lits[i].fmt);
 	for (int L = 0; L < c->nlev; L++) {
 		char what[32];
 
-		snprintf(what, sizeof(what), "trace from level %d", L);
-		print_trace(what, &c->want[L]);
+		snprintf(what, sizeof(what), "model from level %d", L);
+		print_mres(what, &c->want[L]);
 	}
 	fprintf(stderr, "cpus %#x\n", c->cpus);
 }
@@ -775,6 +1210,9 @@ static bool supplied(struct ctx *c, const char *fmt)
 {
 	for (int L = 0; L < c->nlev; L++)
 		if (c->lv[L].fmt == fmt)
+			return true;
+	for (int i = 0; i < c->nlits; i++)
+		if (c->lits[i].fmt == fmt)
 			return true;
 	return false;
 }
@@ -826,12 +1264,10 @@ static const char *const class_names[] = {
 
 /*
  * The cache as far as its rules let this target know it: the kept format
- * of the last identification, and whether its entry is surely still there
- * (1: no string was put since), surely gone (-1: a string at the same
- * offset took the slot) or either (0).
+ * looked up last, whose entry is surely still there. A kept format looked
+ * up before, but not last, may have lost its slot to another.
  */
-static const char *last_fmt;
-static int last_fmt_state;
+static const char *last_kept;
 
 /* Before an identification on @cpu: the CPU's count is the expected one. */
 static unsigned long id_begin(int cpu)
@@ -846,40 +1282,40 @@ static unsigned long id_begin(int cpu)
 }
 
 /*
- * After an identification of trace @t begun at count @h0: the format was
- * hashed once or answered by the cache, as the cache's rules allow.
+ * After an identification begun at count @h0 that looked up the caller's
+ * format of @p and, when traced to another, that one: each was hashed
+ * once or answered by the cache, as the cache's rules allow.
  */
-static void id_end(const struct printf_trace *t, unsigned long h0, const char *what)
+static void id_end(const char *fmt, const struct pred *p, unsigned long h0, const char *what)
 {
-	unsigned long d = printk_msgid_hashed_here() - h0;
-	const char *f = t->fmt, *looked[PRINTF_TRACE_STRS];
-	int must = -1, nlooked;
+	unsigned long d = printk_msgid_hashed_here() - h0, lo = 0, hi = 0;
+	const char *f[2] = { fmt, p->fmt };
 
-	(void)want_class(t, looked, &nlooked);
-	if (!kept(f))
-		must = 1;		/* not keyed: hashed every time */
-	else if (!seen_add(f))
-		must = 1;		/* first time */
-	else if (f == last_fmt && last_fmt_state)
-		must = last_fmt_state > 0 ? 0 : 1;
-	if (d > 1 || (must >= 0 && d != (unsigned long)must)) {
+	for (int i = 0; i < (p->fmt != fmt ? 2 : 1); i++) {
+		if (!kept(f[i])) {
+			lo++;		/* not keyed: hashed every time */
+			hi++;
+			continue;
+		}
+		if (!seen_add(f[i])) {
+			lo++;		/* first time */
+			hi++;
+		} else if (f[i] != last_kept) {
+			hi++;		/* another may have taken its slot */
+		}
+		last_kept = f[i];
+	}
+	if (d < lo || d > hi) {
 		if (cur)
 			dump(cur);
-		fail("%s: \"%s\" (%s) hashed %lu times, want %s", what, f,
-		     kept(f) ? "kept" : "not kept", d, must < 0 ? "0 or 1" : must ? "1" : "0");
+		if (p->fmt == fmt)
+			fail("%s: \"%s\" (%s) hashed %lu times, want %lu to %lu", what, fmt,
+			     kept(fmt) ? "kept" : "not kept", d, lo, hi);
+		fail("%s: \"%s\" (%s) and \"%s\" (%s) hashed %lu times, want %lu to %lu", what,
+		     fmt, kept(fmt) ? "kept" : "not kept", p->fmt,
+		     kept(p->fmt) ? "kept" : "not kept", d, lo, hi);
 	}
 	hashed_want[shim_cpu] += d;
-
-	last_fmt = kept(f) ? f : NULL;
-	last_fmt_state = 1;
-	for (int i = 0; i < nlooked; i++) {
-		if (!kept(looked[i]))
-			continue;
-		if (looked[i] == f)
-			last_fmt_state = -1;
-		else if (last_fmt_state > 0)
-			last_fmt_state = 0;
-	}
 }
 
 /* <debugfs>/printk/msgid: the sums over the CPUs of what this target counted. */
@@ -913,41 +1349,75 @@ static int next_cpu(struct ctx *c)
 	return ((c->cpus >> (c->ncalls++ % 8)) & 1) % NR_CPUS;
 }
 
+/*
+ * printk_msgid_get() from level @L: the caller's format, its identifier
+ * and its class in the first 255 characters of the text.
+ */
 static void check_get(struct ctx *c, int L, va_list args, const char *what)
 {
-	const struct printf_trace *w = &c->want[L];
-	const char *looked[PRINTF_TRACE_STRS];
-	int nlooked, class = want_class(w, looked, &nlooked);
+	const struct mres *w = &c->want[L];
+	struct expect e;
+	struct pred p;
 	struct printk_msgid m;
 	unsigned long h0;
+	int class;
 
+	predict(c->lv[L].fmt, w, &p);
+	class = pred_class(&p, w->text, 0, w->len < 255 ? w->len : 255);
 	memset(&m, 0x5a, sizeof(m));
 	h0 = id_begin(next_cpu(c));
-	want_trace = w;
+	e = (struct expect){ p.traced, w };
+	expect = &e;
 	printk_msgid_get(&m, c->lv[L].fmt, args);
-	want_trace = NULL;
-	if (m.fmt != w->fmt || (int)m.class != class || !supplied(c, m.fmt) ||
-	    m.class >= PRINTK_MSGID_NR_CLASSES || m.id != ref_id(w->fmt) ||
+	if (expect) {
+		dump(c);
+		fail("%s get from level %d: neither vsnprintf() nor vsnprintf_trace() called", what, L);
+	}
+	if (m.fmt != p.fmt || (int)m.class != class || !supplied(c, m.fmt) ||
+	    m.class >= PRINTK_MSGID_NR_CLASSES || m.id != ref_id(p.fmt) ||
 	    m.id != printk_msgid_hash(m.fmt)) {
 		dump(c);
 		fail("%s get from level %d: fmt %p class %d id %08x; want fmt %p class %d id %08x",
-		     what, L, (void *)m.fmt, (int)m.class, m.id, (void *)w->fmt, class,
-		     ref_id(w->fmt));
+		     what, L, (void *)m.fmt, (int)m.class, m.id, (void *)p.fmt, class,
+		     ref_id(p.fmt));
 	}
-	id_end(w, h0, what);
+	id_end(c->lv[L].fmt, &p, h0, what);
 }
 
-/* As vprintk_store() does: ask, size with vsnprintf_trace(), write the prefix. */
+/* kernel/printk/printk.c, printk_parse_prefix(): the levels that start @text. */
+static size_t parse_prefix(const char *text)
+{
+	size_t n = 0;
+
+	while (text[n] == KERN_SOH_ASCII &&
+	       ((text[n + 1] >= '0' && text[n + 1] <= '7') || text[n + 1] == 'c'))
+		n += 2;
+	return n;
+}
+
+/*
+ * A record of level 0's format, stored as vprintk_store() stores it:
+ * printk_msgid_size() sizes it into prefix_buf[8] (the size, u16, is
+ * limited to the record's maximum less the prefix); printk_sprint()
+ * prints it after the prefix with vscnprintf(), strips one trailing
+ * newline and the leading levels (memmove()); printk_msgid_prefix() gets
+ * the text as stored (in an exact-size buffer: ASan sees any read past
+ * it) and writes the prefix of the identifier, counted in its class.
+ */
 static void check_prefix(struct ctx *c, va_list args0)
 {
-	char buf[PRINTK_MSGID_PREFIX_LEN + 4], want[PRINTK_MSGID_PREFIX_LEN + 1];
-	const struct printf_trace *w = &c->want[0];
-	const char *looked[PRINTF_TRACE_STRS];
-	int nlooked, class = want_class(w, looked, &nlooked);
+	char want[PRINTK_MSGID_PREFIX_LEN + 1], *pbuf, *rec, *buf;
+	const struct mres *w = &c->want[0];
+	const char *fmt = c->lv[0].fmt;
+	size_t printed, text_len, lead;
 	struct printk_msgid m;
+	struct expect e;
+	struct pred p;
 	unsigned long h0;
+	u16 reserve, n;
+	bool newline;
 	va_list args2;
-	u16 n;
+	int len, class;
 
 	static_branch_disable(&printk_msgid_key);
 	if (printk_msgid_wanted(0))
@@ -959,24 +1429,59 @@ static void check_prefix(struct ctx *c, va_list args0)
 		fail("printk_msgid_wanted(0) with the switch on");
 
 	/* vprintk_store(): printk_msgid_size() sizes and identifies. */
+	predict(fmt, w, &p);
+	pbuf = malloc(8);
 	va_copy(args2, args0);
-	want_trace = w;
+	e = (struct expect){ p.traced, w };
+	expect = &e;
 	h0 = id_begin(next_cpu(c));
-	printk_msgid_size(NULL, 0, c->lv[0].fmt, args2, &m);
-	id_end(w, h0, "size");
-	want_trace = NULL;
+	len = printk_msgid_size(pbuf, 8, fmt, args2, &m);
+	if (expect)
+		fail("printk_msgid_size(\"%s\"): neither vsnprintf() nor vsnprintf_trace() called", fmt);
+	id_end(fmt, &p, h0, "size");
 	va_end(args2);
+	free(pbuf);
+	if (len != (w->len > INT_MAX ? INT_MAX : (int)w->len))
+		fail("printk_msgid_size(\"%s\") = %d, want %zu", fmt, len, w->len);
+	reserve = (u16)((unsigned int)len + 1);
+	if (reserve > RECORD_MAX)
+		reserve = RECORD_MAX;
+	if (reserve + PRINTK_MSGID_PREFIX_LEN > RECORD_MAX)
+		reserve = RECORD_MAX - PRINTK_MSGID_PREFIX_LEN;
 
-	memset(buf, 0x5a, sizeof(buf));
-	n = printk_msgid_prefix(buf, &m);
+	/* printk_sprint() */
+	rec = malloc(PRINTK_MSGID_PREFIX_LEN + reserve + 1);
+	va_copy(args2, args0);
+	printed = vscnprintf_va(rec + PRINTK_MSGID_PREFIX_LEN, reserve, fmt, args2);
+	va_end(args2);
+	text_len = printed;
+	newline = text_len && rec[PRINTK_MSGID_PREFIX_LEN + text_len - 1] == '\n';
+	text_len -= newline;
+	lead = reserve ? parse_prefix(rec + PRINTK_MSGID_PREFIX_LEN) : 0;
+	text_len -= lead;
+	buf = malloc(PRINTK_MSGID_PREFIX_LEN + text_len);
+	memset(buf, 0x5a, PRINTK_MSGID_PREFIX_LEN);
+	memcpy(buf + PRINTK_MSGID_PREFIX_LEN, rec + PRINTK_MSGID_PREFIX_LEN + lead, text_len);
+	if (printed > w->len || memcmp(rec + PRINTK_MSGID_PREFIX_LEN, w->text, printed))
+		fail("printk_sprint(\"%s\"): the text is not the model's", fmt);
+
+	/* The caller's text, once stripped: from max(pos, lead) on. */
+	class = pred_class(&p, w->text, lead, printed - newline);
+	n = printk_msgid_prefix(buf, &m, reserve, text_len, newline);
 	stat_count[class]++;
-	stat_last[class] = ref_id(w->fmt);
-	snprintf(want, sizeof(want), "(%08x): ", ref_id(w->fmt));
+	stat_last[class] = ref_id(p.fmt);
+	snprintf(want, sizeof(want), "(%08x): ", ref_id(p.fmt));
 	if (n != PRINTK_MSGID_PREFIX_LEN || memcmp(buf, want, PRINTK_MSGID_PREFIX_LEN))
 		fail("printk_msgid_prefix() returned %u, \"%.12s\"; want \"%s\"", n, buf, want);
-	for (size_t i = PRINTK_MSGID_PREFIX_LEN; i < sizeof(buf); i++)
-		if (buf[i] != 0x5a)
-			fail("printk_msgid_prefix() wrote past the prefix");
+	if (memcmp(buf + PRINTK_MSGID_PREFIX_LEN, rec + PRINTK_MSGID_PREFIX_LEN + lead, text_len))
+		fail("printk_msgid_prefix() wrote into the text");
+	if ((int)m.class != class) {
+		dump(c);
+		fail("printk_msgid_prefix(): class %d, want %d (printed %zu, lead %zu, newline %d, text_len %zu, reserve %u)",
+		     (int)m.class, class, printed, lead, newline, text_len, reserve);
+	}
+	free(rec);
+	free(buf);
 }
 
 /* In the frame of level 0: every level's va_list is live. */
@@ -1019,24 +1524,28 @@ static noinline void call_level(struct ctx *c, int L, ...)
  */
 static void boot_record(bool percpu, int class, const char *fmt, ...)
 {
-	char buf[PRINTK_MSGID_PREFIX_LEN];
-	struct printf_trace t;
+	char pbuf[8], rec[PRINTK_MSGID_PREFIX_LEN + 128];
 	struct printk_msgid m;
+	struct pred p = { .fmt = fmt };
 	unsigned long h0 = 0;
+	int len, text_len;
 	va_list ap, ap2;
 
 	va_start(ap, fmt);
 	va_copy(ap2, ap);
-	vsnprintf_trace(NULL, 0, fmt, ap, &t);
 	if (percpu)
 		h0 = id_begin(shim_cpu);
-	printk_msgid_size(NULL, 0, fmt, ap2, &m);
+	len = printk_msgid_size(pbuf, sizeof(pbuf), fmt, ap2, &m);
 	va_end(ap2);
+	text_len = vscnprintf_va(rec + PRINTK_MSGID_PREFIX_LEN, 128, fmt, ap);
 	va_end(ap);
-	if (printk_msgid_prefix(buf, &m) != PRINTK_MSGID_PREFIX_LEN)
-		fail("boot: printk_msgid_prefix()");
+	if (len != text_len || m.fmt != fmt ||
+	    printk_msgid_prefix(rec, &m, 128, text_len, false) != PRINTK_MSGID_PREFIX_LEN ||
+	    (int)m.class != class)
+		fail("boot: \"%s\": len %d of %d, class %d of %d", fmt, len, text_len,
+		     (int)m.class, class);
 	if (percpu)
-		id_end(&t, h0, "boot");
+		id_end(fmt, &p, h0, "boot");
 	else
 		hashed_boot++;
 	stat_count[class]++;
@@ -1133,7 +1642,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	seen_tab = calloc(RO_TAB, sizeof(*seen_tab));
 	if (!seen_tab)
 		fail("calloc");
-	ASAN_POISON_MEMORY_REGION(trace_poison, sizeof(trace_poison));
 	boot();
 	return 0;
 }
@@ -1195,14 +1703,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c->cpus = next(&c->prog);
 	cur = c;
 	if (verbose) {
-		const char *looked[PRINTF_TRACE_STRS];
-		int nlooked;
+		struct pred pr;
 
 		dump(c);
-		for (int L = 0; L < c->nlev; L++)
-			fprintf(stderr, "from level %d expect fmt %p class %d id %08x\n", L,
-				(void *)c->want[L].fmt, want_class(&c->want[L], looked, &nlooked),
-				ref_id(c->want[L].fmt));
+		for (int L = 0; L < c->nlev; L++) {
+			predict(c->lv[L].fmt, &c->want[L], &pr);
+			fprintf(stderr, "from level %d expect %s, fmt %p id %08x class %d, scan %d from %zu to %zu\n",
+				L, pr.traced ? "vsnprintf_trace()" : "vsnprintf()", (void *)pr.fmt,
+				ref_id(pr.fmt), pr.class, pr.scan, pr.pos, pr.end);
+		}
 	}
 
 	call_level(c, MAX_LEVELS - 1, S64(c->lv[MAX_LEVELS - 1].slots));

@@ -8,7 +8,10 @@ fuzz_msgid.c). Program bytes 0 and 1 place the texts (0 0: all in the
 shim's .rodata, cached); then one byte per va_list slot, in the order
 vsnprintf() reads them: depth first, a nested level's slots right after
 its %pV, then the rest of the outer format. For %s, (text << 3) | 3 and
-an offset byte (0 NULL, 1 below PAGE_SIZE, 2 ERR_PTR); for %.*s a
+an offset byte (0 NULL, 1 below PAGE_SIZE, 2 ERR_PTR); for %c and %d
+one byte b (the int b * 0x01010101); for %pA (text << 1) | 1 (what the
+Rust formatter stand-in prints); for %pAl (text << 3) | 3 and a byte:
+(literal << 1), or 1 for a NULL literal; for %.*s a
 precision byte (0..15: -1, -2, -100, INT_MIN, 0, 1, 2, 3, 5, 12, 18, 40,
 32767, 32768, 65537, INT_MAX; else byte - 128); for %pV 0 NULL, 1 below
 PAGE_SIZE, 2 ERR_PTR, (text << 3) | 3..7 a new level with that text as
@@ -41,6 +44,16 @@ def new(t):
     return bytes([(t << 3) | 6])
 
 
+def lit(args, fmt=None):
+    """A %pAl argument: Rust prints text args; its literal is text fmt."""
+    return bytes([(args << 3) | 3, 1 if fmt is None else fmt << 1])
+
+
+def pa(t):
+    """A %pA argument: Rust prints text t."""
+    return bytes([(t << 1) | 1])
+
+
 def prec(i):
     """A %.*s precision: prec_values[i] of fuzz_msgid.c."""
     return bytes([i])
@@ -66,15 +79,17 @@ SEEDS = {
               b"\0013{1}" + HW_ERR], RODATA + s(1) + b"\x02"),
     "tag-in-vaf": ([b"%s %s: %pV", HW_ERR + b"disk %s failed", b"ahci", b"sda"],
                    RODATA + s(2) + s(3) + new(1) + s(3)),
-    # The wrapper's text and %s are not looked at; the caller's %s is.
+    # The wrapper's text and %s before the caller's are not looked at.
     "wrapper-tags": ([b"%s " + FW_WARN + b"%s: %pV", b"%s: disk", b"ahci", FW_INFO, HW_ERR],
                      RODATA + s(2) + s(3) + new(1) + s(4)),
     "format-tag-first": ([b"first " + FW_BUG + b"%s", HW_ERR], RODATA + s(1)),
+    # The format's tag, though its %s printed another before it.
+    "format-tag-after-str": ([b"%s " + FW_BUG, HW_ERR], RODATA + s(1)),
     # The first tagged %s wins.
     "two-tagged-strs": ([b"%s%s", FW_BUG, HW_ERR], RODATA + s(1) + s(2)),
     "fourth-str": ([b"%s%s%s%s%s", b"a", HW_ERR], RODATA + s(1) * 3 + s(2) + s(1)),
     "fifth-str": ([b"%s%s%s%s%s", b"a", HW_ERR], RODATA + s(1) * 4 + s(2)),
-    # The format is also its own %s: a string entry takes the format's slot.
+    # The format is also its own %s.
     "str-is-format": ([b"%s %s", b"x"], RODATA + s(0) + s(1)),
     # Formats and strings at offsets the cache does not key: hashed every time.
     "high-offsets": ([b"%pV", b"%s x", DEPRECATED + b"y"], HIGH + new(1) + s(2)),
@@ -95,6 +110,36 @@ SEEDS = {
     "bad-vaf-null": ([b"%s: %pV", b"x"], RODATA + s(1) + b"\x00"),
     "bad-vaf-small": ([b"%s: %pV", b"x"], RODATA + s(1) + b"\x01"),
     "bad-vaf-err": ([b"%s: %pV", b"x"], RODATA + s(1) + b"\x02"),
+    # pos: the caller's text starts after the wrapper's %s (a tag).
+    "pos-after-wrapper-str": ([b"%s%pV", b"%s", HW_ERR, b"x"], RODATA + s(2) + new(1) + s(3)),
+    # A NULL %pV ends the trace at the wrapper: its %s is not looked at.
+    "null-vaf-wrapper-str": ([b"%s %pV", HW_ERR], RODATA + s(1) + b"\x00"),
+    # printk strips the level the wrapper printed: the tag is at 0 then.
+    "lead-tag-at-pos": ([b"\0014%pV", b"%s", HW_ERR], RODATA + new(1) + s(2)),
+    # ... and the '[' the wrapper printed before the caller's text is not.
+    "lead-bracket-before-pos": ([b"\0014[%pV", b"Deprecated]: %s", b"x"],
+                                RODATA + new(1) + s(2)),
+    "lead-bracket-newline": ([b"\0014[%pV\n", b"Deprecated]: %s", b"x"],
+                             RODATA + new(1) + s(2)),
+    # The record is cut at 1011 characters: printed is not the length.
+    "lead-bracket-long": ([b"\0014[%pV%2000d", b"Deprecated]: %s", b"x"],
+                          RODATA + new(1) + s(2) + b"\x01"),
+    # Levels printed by a %s are stripped too; so is a level in the caller's text.
+    "lead-from-str": ([b"%s%pV", b"%s", b"\0013\0016", HW_ERR], RODATA + s(2) + new(1) + s(3)),
+    # %pA may pass a format on (Rust): traced, its %s not looked at.
+    "pa-not-scanned": ([b"%s%pA", HW_ERR, b"rust text"], RODATA + s(1) + pa(2)),
+    # %pAl: the literal is the caller's format; what Rust printed is its text.
+    "pal-literal": ([b"%s: %pAl", b"lit %s", b"dev", HW_ERR + b"from rust"],
+                    RODATA + s(2) + lit(3, 1)),
+    "pal-null-literal": ([b"%s: %pAl", HW_ERR, b"x"], RODATA + s(1) + lit(2)),
+    # A tag printed by %c next to the format's text: the text is looked at.
+    "tag-from-chars": ([b"%s[Hardware Error]%c ", b"x"], RODATA + s(1) + b"\x3a"),
+    # README: the class scan runs to the end of the record (a stricter rule,
+    # -DKNOWN_SCAN_TO_END=0, fails on the first); the 'H' qualifier, a bug
+    # the fuzzer found (-DKNOWN_H_MISSED=1 fails on the other two).
+    "known-scan-to-end": ([b"%pV%s", b"%s", b"x", HW_ERR], RODATA + new(1) + s(2) + s(3)),
+    "known-h-pv": ([b"%HpV", b"inner"], RODATA + new(1)),
+    "known-h-s": ([b"%Hs", HW_ERR], RODATA + s(1)),
 }
 
 # Inputs kept byte for byte, once harness/fuzz/known/: where msgid.c used to

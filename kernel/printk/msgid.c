@@ -270,7 +270,7 @@ static u64 msgid_conversions(const char *s, size_t len)
 
 	while ((s = memchr(s, '%', end - s)) && ++s < end) {
 		/* flags, field width, precision, qualifier */
-		while (s < end && strchr("-+ #0123456789.*hlLqjzt", *s))
+		while (s < end && strchr("-+ #0123456789.*hHlLqjzt", *s))
 			s++;
 		if (s == end)
 			break;

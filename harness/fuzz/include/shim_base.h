@@ -45,12 +45,15 @@ typedef int32_t s32;
 
 /*
  * In the type of a + b: the kernel's min() accepts mixed signedness only
- * where one side is a non-negative constant (min(trace->nstr, 4)), where
- * this gives the same result.
+ * where one side is a non-negative constant, where this gives the same
+ * result. min_t() converts both to @type first, as the kernel's.
  */
 #define min(a, b) ({						\
 	__typeof__((a) + (b)) __shim_a = (a), __shim_b = (b);	\
 	__shim_a < __shim_b ? __shim_a : __shim_b; })
+#define min_t(type, a, b) ({					\
+	type __shim_ta = (a), __shim_tb = (b);			\
+	__shim_ta < __shim_tb ? __shim_ta : __shim_tb; })
 
 #define BIT(n)			(1UL << (n))
 #define BIT_ULL(n)		(1ULL << (n))

@@ -15,7 +15,7 @@ struct seq_file {
 
 static inline void seq_vprintf(struct seq_file *m, const char *f, va_list ap)
 {
-	int n = vsnprintf(m->buf + m->count, m->size - m->count, f, ap);
+	int n = (vsnprintf)(m->buf + m->count, m->size - m->count, f, ap);	/* libc's */
 
 	if (n > 0)
 		m->count = m->count + n < m->size ? m->count + n : m->size - 1;

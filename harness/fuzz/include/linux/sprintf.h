@@ -1,27 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Fuzz shim (harness/fuzz): struct printf_trace and PRINTF_TRACE_STRS as
- * include/linux/sprintf.h.patch adds them, and the prototype of
- * vsnprintf_trace(). Not lib/vsprintf.c's: the fuzz target defines its
- * own vsnprintf_trace(), from its reference walk of 7.3's vsnprintf().
+ * Fuzz shim (harness/fuzz): struct printf_trace and struct
+ * rust_fmt_literal as include/linux/sprintf.h.patch adds them, the
+ * prototype of vsnprintf_trace(), and vsnprintf() routed to the target's
+ * own (shim_vsnprintf()). Neither is lib/vsprintf.c's: the fuzz target
+ * defines both from its rendition of 7.3's vsnprintf() (walk()).
+ * <stdio.h> is included first, so that its declaration of vsnprintf()
+ * stays libc's; the shims that want libc's (sysfs.h, seq_file.h) call
+ * (vsnprintf)(), which the function-like macro below does not touch.
  */
 #ifndef _SHIM_LINUX_SPRINTF_H
 #define _SHIM_LINUX_SPRINTF_H
 #include "../shim_base.h"
 #include <stdarg.h>
-
-/* How many %s arguments of its innermost format a trace records. */
-#define PRINTF_TRACE_STRS	4
+#include <stdio.h>
 
 struct printf_trace {
 	const char *fmt;
-	unsigned int nstr;
-	struct {
-		const char *s;
-		int precision;
-	} str[PRINTF_TRACE_STRS];
+	size_t pos;
+};
+
+struct rust_fmt_literal {
+	const void *args;
+	const char *fmt;
 };
 
 int vsnprintf_trace(char *buf, size_t size, const char *fmt, va_list args,
 		    struct printf_trace *trace);
+int shim_vsnprintf(char *buf, size_t size, const char *fmt, va_list args);
+#define vsnprintf(buf, size, fmt, args)	shim_vsnprintf(buf, size, fmt, args)
 #endif

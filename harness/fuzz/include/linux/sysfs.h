@@ -13,7 +13,7 @@ int sysfs_emit(char *buf, const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, PAGE_SIZE, fmt, ap);
+	n = (vsnprintf)(buf, PAGE_SIZE, fmt, ap);	/* libc's */
 	va_end(ap);
 	return n;
 }
