@@ -185,7 +185,8 @@ static void test_index(void)
 	free(all);
 	free(one);
 	for (i = 0; i < nsites; i++)
-		ksft_print_msg("call site %08x \"%s\"\n", sites[i].id, sites[i].fmt);
+		ksft_print_msg("call site %08x \"%.*s\"\n", sites[i].id,
+			       (int)strcspn(sites[i].fmt, "\n"), sites[i].fmt);
 	ksft_test_result(ok && nsites >= 5,
 			 "index: %d call sites of test_msgid, each with its identifier\n", nsites);
 }
@@ -265,7 +266,8 @@ static void test_records(const char *what)
 	ok = records == nsites && prefixed == nsites && !bad;
 	for (i = 0; i < nsites; i++) {
 		if (sites[i].seen != 1) {
-			ksft_print_msg("%08x \"%s\": %d records\n", sites[i].id, sites[i].fmt,
+			ksft_print_msg("%08x \"%.*s\": %d records\n", sites[i].id,
+				       (int)strcspn(sites[i].fmt, "\n"), sites[i].fmt,
 				       sites[i].seen);
 			ok = false;
 		}
