@@ -45,7 +45,7 @@ help:
 	@echo "make check-debug KUnit and the kselftest on the same kernel with an e1000 NIC and an ext4 disk"
 	@echo "make check-smp   the kselftest on a KCSAN kernel, 4 vCPUs running at once"
 	@echo "make check-rt    the kselftest on a PREEMPT_RT kernel with lockdep (out/build/rt)"
-	@echo "make pytest      unit tests of scripts/msgid-db.py (host)"
+	@echo "make pytest      unit tests of scripts/msgid-db.py and msgid-tools (host)"
 	@echo "make series      export the patch series to out/series/"
 	@echo "make series-check  git am, checkpatch, kernel-doc, sparse, W=1, build per patch and =n"
 	@echo "make series-lts  the series for the 6.12 LTS backport, out/series-6.12/"
@@ -56,13 +56,13 @@ help:
 	@echo "make bench-icount  the same in instructions, x86_64 under QEMU -icount (about 15 min)"
 	@echo "make check-crc-nmi  NMI backtraces warn-free on -cpu max, and warn with the lib/crc fix reverted"
 	@echo "make object-cost lib/vsprintf.o's text and vprintk_store()'s stack: base, option off, on"
-	@echo "make bench-db    speed of msgid-db.py lookup/annotate/build vs git grep"
+	@echo "make bench-db    speed of msgid-tools/msgid-db lookup/annotate/build vs git grep"
 	@echo "make fuzz        libFuzzer+ASan+UBSan on msgid.c in user space (FUZZ_SECONDS=60)"
-	@echo "make pipeline    IDs enriched by rsyslogd with msgid-db.py export's table"
+	@echo "make pipeline    IDs enriched by rsyslogd with msgid-tools/msgid-db export's table"
 	@echo "make pipeline-syslog-ng  the same with syslog-ng (downloaded, not installed)"
-	@echo "make distro-check  msgid-db.py on Debian's own kernel package of the base (15 s; skips offline)"
+	@echo "make distro-check  msgid-tools/msgid-db on Debian's own kernel package of the base (15 s; skips offline)"
 	@echo "make stability   share of IDs kept from Debian's 6.1 to the base (about 10 min cold)"
-	@echo "make db-releases msgid-db.py database of Debian's 5.10, 6.1, 6.12, 7.2 and 7.3 sources (out/releases)"
+	@echo "make db-releases msgid-tools/msgid-db database of Debian's 5.10, 6.1, 6.12, 7.2 and 7.3 sources (out/releases)"
 
 deps:
 	$(J) $(H)/deps.sh

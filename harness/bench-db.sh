@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# bench-db.sh [TREE]: benchmark scripts/msgid-db.py (build time, lookup
+# bench-db.sh [TREE]: benchmark msgid-tools/msgid-db (build time, lookup
 # latency, annotate lines/s) and compare with "git grep -F" in TREE
 # (default out/linux, the base plus the series; a non-git tree is searched
 # with --no-index).  Uses out/build/msgid/vmlinux and its modules when
 # built, else scans the C sources of TREE.  Extra options go to
-# msgid_db.bench (see there for the text matcher's figures). The tool runs under Debian's /usr/bin/python3 (what a
+# msgid_tools.bench (see there for the text matcher's figures). The tool runs under Debian's /usr/bin/python3 (what a
 # distribution would ship it with) when it is there: start-up dominates a
 # lookup, and a python3 with many site packages starts several times slower.
 set -eu
@@ -25,14 +25,14 @@ fi
 # --source database of the tree (built once, kept in out/bench-db/).
 [ -f out/boot/boot.log ] && args+=(--boot-log out/boot/boot.log)
 # It is this job's own file: built again when a scanner file is newer
-# (msgid_db.bench refuses a stale one and never removes a file it is given).
+# (msgid_tools.bench refuses a stale one and never removes a file it is given).
 mkdir -p out/bench-db
 db=out/bench-db/source.db
-if [ -f "$db" ] && [ -n "$(find scripts/msgid_db -name 'source*.py' -newer "$db")" ]; then
+if [ -f "$db" ] && [ -n "$(find msgid-tools/msgid_tools -name 'source*.py' -newer "$db")" ]; then
 	echo "bench-db: $db is older than the scanner: building it again"
 	rm -f "$db"
 fi
 args+=(--source-db "$db")
 # The database of several releases, when make db-releases built it.
 [ -f out/releases/msgid.db ] && args+=(--releases-db out/releases/msgid.db)
-PYTHONPATH=scripts exec "$py" -m msgid_db.bench "${args[@]}" "$@"
+PYTHONPATH=msgid-tools exec "$py" -m msgid_tools.bench "${args[@]}" "$@"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# db-releases.sh: the msgid-db.py database of several releases, from
+# db-releases.sh: the msgid-tools database of several releases, from
 # Debian's linux-source packages of 5.10 (R510_* below), 6.1 (OLD_* in
 # env.sh), 6.12 (LTS_*), 7.2 (R72_* below) and 7.3 (BASE_*, out/base:
 # make base), fetched with
@@ -8,7 +8,7 @@
 # of its own from the mirror env.sh names: nothing is installed on the
 # host). Each tree is unpacked once and scanned once (msgid-db.py build
 # --source, one database per release, kept: rm out/releases/*.db to scan
-# again), then msgid-db.py merge writes out/releases/msgid.db. Prints
+# again), then msgid-db merge writes out/releases/msgid.db. Prints
 # each step's time, and the database's size.
 #
 # 7.2 is in no suite env.sh pins: its newest upload in R72_SUITE is
@@ -26,7 +26,7 @@ R510_PKG=linux-source-5.10
 R510_SUITE=${R510_SUITE:-bullseye-security}
 R510_VERSION=${R510_VERSION:-}
 dir=$OUT/releases
-tool=$ROOT/scripts/msgid-db.py
+tool=$ROOT/msgid-tools/msgid-db
 mkdir -p "$dir"
 t0=$(date +%s)
 
@@ -124,7 +124,7 @@ for name in "${names[@]}"; do
 		say "$name: unpacked in $(elapsed "$start")"
 	fi
 	start=$(date +%s)
-	say "$name: scanning the C sources (msgid-db.py build --source)"
+	say "$name: scanning the C sources (msgid-db build --source)"
 	nice -n 19 python3 "$tool" build --source "$tree" -o "$db" ${DB_JOBS:+-j "$DB_JOBS"}
 	say "$name: scanned in $(elapsed "$start"), $(du -h "$db" | cut -f1)"
 done

@@ -9,7 +9,7 @@ set -eu
 kdir=$BUILD/msgid
 d=$OUT/demo
 db=$d/msgid.db
-tool=$ROOT/scripts/msgid-db.py
+tool=$ROOT/msgid-tools/msgid-db
 rm -rf "$d"
 mkdir -p "$d/root" "$d/index"
 make -s -C "$TREE" O="$kdir" INSTALL_MOD_PATH="$d/root" INSTALL_MOD_STRIP=1 modules_install
@@ -45,23 +45,23 @@ echo "... $(grep -c '^\[[ 0-9.]*\] ([0-9a-f]\{8\}): ' "$d/dmesg.txt") records wi
 section "Class counters: <debugfs>/printk/msgid"
 cat "$d/classes.txt"
 
-section "Database from the booted kernel's printk index: msgid-db.py build --index-dir"
+section "Database from the booted kernel's printk index: msgid-db build --index-dir"
 "$tool" build --index-dir "$d/index" -o "$db"
 "$tool" --db "$db" stats
 
-section "msgid-db.py annotate: the log with call sites (records 30-40)"
+section "msgid-db annotate: the log with call sites (records 30-40)"
 grep '^\[[ 0-9.]*\] ([0-9a-f]\{8\}): ' "$d/dmesg.txt" | sed -n 30,40p | "$tool" --db "$db" annotate
 
-section "Records printed before printk.msgid=1 was parsed, identified by their text: msgid-db.py annotate (~> marks a matched ID)"
+section "Records printed before printk.msgid=1 was parsed, identified by their text: msgid-db annotate (~> marks a matched ID)"
 sed '/^\[[ 0-9.]*\] ([0-9a-f]\{8\}): /,$d' "$d/dmesg.txt" |
 	"$tool" --db "$db" annotate
 
-section "The test module's tagged message: msgid-db.py lookup $hw"
+section "The test module's tagged message: msgid-db lookup $hw"
 grep -m1 "($hw): " "$d/dmesg.txt"
 "$tool" --db "$db" lookup "$hw"
 
-section "msgid-db.py explain $hw"
+section "msgid-db explain $hw"
 "$tool" --db "$db" explain "$hw"
 
-section "msgid-db.py list --class firmware-info"
+section "msgid-db list --class firmware-info"
 "$tool" --db "$db" list --class firmware-info

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""distro-check.py ROOT DB [TREE]: msgid-db.py on Debian's kernel package.
+"""distro-check.py ROOT DB [TREE]: msgid-tools' msgid-db on Debian's kernel package.
 
 ROOT is the unpacked package (boot/vmlinuz-*, lib/modules/): a bzImage
 and *.ko.xz modules built without CONFIG_PRINTK_INDEX. Runs
-"msgid-db.py build --kernel --modules" into DB, times it, and checks:
+"msgid-tools/msgid-db build --kernel --modules" into DB, times it, and checks:
 
  - the build exits 0 and says once that the binaries have no index;
  - every module on disk was read, and the kernel;
@@ -29,7 +29,7 @@ import time
 import zlib
 
 TOOL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                    "scripts", "msgid-db.py")
+                    "msgid-tools", "msgid-db")
 SUFFIXES = (".ko", ".ko.gz", ".ko.xz", ".ko.zst")
 MIN_FORMATS = 10000
 

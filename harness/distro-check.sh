@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# distro-check.sh: msgid-db.py on Debian's own kernel package of the
+# distro-check.sh: msgid-tools/msgid-db on Debian's own kernel package of the
 # pinned base (DISTRO_PKG in env.sh): fetch and unpack it into
 # out/distro (34 MB, once), build a database from its bzImage and modules,
 # check the counts and a few well-known formats (harness/distro-check.py).

@@ -65,7 +65,7 @@ private_apt() {
 }
 
 # Debian's own kernel package built from that base (make distro-check):
-# what msgid-db.py meets on a distribution, a bzImage and *.ko.xz modules
+# what msgid-tools/msgid-db meets on a distribution, a bzImage and *.ko.xz modules
 # built without CONFIG_PRINTK_INDEX. Moves with BASE_VERSION.
 DISTRO_PKG="linux-binary-7.3.4+deb13-cloud-amd64 linux-modules-7.3.4+deb13-cloud-amd64"
 DISTRO_VERSION=$BASE_VERSION
@@ -100,7 +100,7 @@ BASE_WHAT=$OUT/base/linux-$BASE_UPSTREAM.txt
 # Files of the repo that are not part of the kernel overlay.
 overlay_files() {
 	git -C "$ROOT" ls-files --cached --others --exclude-standard |
-		grep -v -E '^(harness/|\.ci/|\.gitignore$|Makefile$|README\.md$)' |
+		grep -v -E '^(harness/|msgid-tools/|\.ci/|\.gitignore$|Makefile$|README\.md$)' |
 		grep -v -E '(^|/)__pycache__/' |
 		sort
 }

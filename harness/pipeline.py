@@ -3,9 +3,9 @@
 """pipeline.py [rsyslog|syslog-ng]: IDs in a real log pipeline, end to end.
 
 1. Copies the X-Source files of the shipped catalog out of the base
-   kernel tarball and builds a database from them (msgid-db.py build
+   kernel tarball and builds a database from them (msgid-tools/msgid-db build
    --source): real call sites with real line numbers.
-2. Exports it as the daemon's table (msgid-db.py export: --format json
+2. Exports it as the daemon's table (msgid-tools/msgid-db export: --format json
    for rsyslog's lookup_table(), --format syslog-ng for
    add-contextual-data()).
 3. Writes a kernel log with IDs: one record per catalog entry whose ID the
@@ -39,8 +39,8 @@ import time
 import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from msgid_db import catalog  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "msgid-tools"))
+from msgid_tools import catalog  # noqa: E402
 
 # The pinned base source (harness/env.sh), fetched by make base.
 TARBALL = os.environ.get("BASE_TARBALL", "")
@@ -164,8 +164,8 @@ def sources(entries: list, dest: str) -> None:
 
 
 def tool(*args: str) -> None:
-    subprocess.run([sys.executable, os.path.join(ROOT, "scripts",
-                                                   "msgid-db.py")] + list(args),
+    subprocess.run([sys.executable, os.path.join(ROOT, "msgid-tools",
+                                                   "msgid-db")] + list(args),
                    check=True)
 
 

@@ -3,7 +3,7 @@
 """stability.py OLD.db NEW.db [--boot LOG DB] [--shipped DB]: how stable
 is an ID?
 
-OLD.db and NEW.db are source scans (msgid-db.py build --source) of two
+OLD.db and NEW.db are source scans (msgid-tools/msgid-db build --source) of two
 releases. Three ways of naming a message are compared, the ID and the two
 a user has today:
 
@@ -32,9 +32,9 @@ import re
 import sys
 from typing import Iterable
 
-sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/scripts")
+sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/msgid-tools")
 
-from msgid_db import database  # noqa: E402
+from msgid_tools import database  # noqa: E402
 from msgid_db.ids import CallSite  # noqa: E402
 
 #: One conversion specification, as the kernel's vsnprintf() reads it.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # stability.sh: how stable is an ID from one Debian LTS kernel to the
-# next? Source-scan databases (msgid-db.py build --source) of Debian's
+# next? Source-scan databases (msgid-tools/msgid-db build --source) of Debian's
 # linux-source-6.1 (OLD_PKG in env.sh, fetched into out/stability) and of
 # the pinned 6.12 base (out/base, make base), compared by
 # harness/stability.py: the share of
@@ -32,7 +32,7 @@ unpack() {
 unpack "$dir/old/root/$OLD_TARBALL" "$OLD_PKG"
 unpack "$BASE_TARBALL" "linux-$BASE_UPSTREAM"
 
-tool=$ROOT/scripts/msgid-db.py
+tool=$ROOT/msgid-tools/msgid-db
 for name in "$OLD_PKG" "linux-$BASE_UPSTREAM"; do
 	db=$dir/$name.db
 	[ -s "$db" ] && continue  # rm out/stability/*.db to scan again

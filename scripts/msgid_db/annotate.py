@@ -13,9 +13,7 @@ of the ID, or by a mark if the database does not know it::
 
 Lines that start with a space (/dev/kmsg dictionary lines, dmesg's
 continuation lines) belong to the record before them: its annotation
-follows them.  Other lines, binary data included, pass through.  The
-full msgid-db package extends Annotator: lines without an ID identified
-by their text, catalog subjects, JSON.
+follows them.  Other lines, binary data included, pass through.
 """
 
 import re
@@ -74,9 +72,9 @@ class Annotator:
         """Drop the annotations made so far (the call sites changed)."""
         self._cache.clear()
 
-    def subject(self, msgid: str) -> Optional[str]:
-        """The subject of @msgid in a message catalog (none here)."""
-        return None
+    def notes(self, msgid: str) -> str:
+        """Lines to add after the call sites of @msgid (none here)."""
+        return ""
 
     def annotation(self, msgid: str, text_class: str,
                    text: bytes = b"") -> bytes:
@@ -110,9 +108,8 @@ class Annotator:
         if len(sites) > self.max_sites:
             out.append("  -> ... and %d more call sites (msgid-db.py lookup "
                        "%s)\n" % (len(sites) - self.max_sites, msgid))
-        subject = self.subject(msgid)
-        if subject and out:
-            out.append("  -- Subject: %s\n" % subject)
+        if out:
+            out.append(self.notes(msgid))
         data = "".join(out).encode("utf-8", "backslashreplace")
         self._cache[key] = data
         return data

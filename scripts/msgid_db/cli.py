@@ -1,12 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Command line interface of scripts/msgid-db.py.
 
-The kernel tree's msgid-db.py builds the database from the printk index
-(a live one or a saved copy) or a vmlinux, looks IDs up, annotates the
-log lines that carry one and explains an ID by its call sites.  The full
-msgid-db package adds commands (FULL_COMMANDS) and options of these
-(FULL_OPTIONS) in its cli_full.py; without it, they are refused with a
-one-line error that names the package.
+build makes the database from the printk index (a live one or a saved
+copy) or a vmlinux; lookup prints the call sites of IDs; annotate adds
+them to the log lines that carry an ID.  build_parser() and main() take
+@extend, a function that may add options and commands to the parser.
 """
 
 import argparse
@@ -14,11 +12,10 @@ import contextlib
 import io
 import os
 import sys
-import textwrap
 from typing import (TYPE_CHECKING, Callable, Iterable, Iterator,
                     Optional)
 
-from msgid_db import database, ids, optional
+from msgid_db import database, ids
 from msgid_db.ids import CallSite, InputError
 
 if TYPE_CHECKING:
@@ -27,23 +24,7 @@ if TYPE_CHECKING:
 # index, elf, annotate and logfiles are imported by the commands that
 # need them: "lookup" must start fast.
 DEFAULT_INDEX_DIR = "/sys/kernel/debug/printk/index"
-#: Where the full msgid-db package's message catalogs are installed.
-CATALOG_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                           "catalog")
-
 PROG = "msgid-db.py"
-#: The commands of the full msgid-db package.
-FULL_COMMANDS = ("merge", "collisions", "list", "diff", "stats", "export",
-                 "metrics", "catalog-todo")
-#: The options it adds to the commands here.
-FULL_OPTIONS = {
-    "build": ("--kernel", "--system-map", "--modules", "--source", "-j",
-              "--jobs", "--release"),
-    "lookup": ("--text", "--release"),
-    "annotate": ("--json", "--catalog", "--lang", "--no-match", "--release",
-                 "--format"),
-    "explain": ("--lang", "--catalog"),
-}
 
 EXIT_OK = 0
 EXIT_NOT_FOUND = 1
@@ -54,8 +35,8 @@ EXIT_INTERRUPTED = 130
 EPILOG = """\
 exit status:
   0    success
-  1    an ID (or class) was not found
-  2    usage or input error (bad arguments, ID, ELF file, index, catalog)
+  1    an ID was not found
+  2    usage or input error (bad arguments, ID, ELF file, index)
   3    the database is missing or unreadable, or cannot be written
   130  interrupted (Ctrl-C; build: also SIGTERM, SIGHUP)
 
@@ -179,10 +160,11 @@ def signals_interrupt() -> Iterator[None]:
 
 def write_db(args: argparse.Namespace, path: str, sites: Iterable[CallSite],
              meta: dict[str, str], sources: list[str],
-             report: Optional[Callable[[], str]] = None) -> int:
+             report: Optional[Callable[[], str]] = None,
+             write: Callable[..., int] = database.write) -> int:
     """Write the database @path of @sites (which name their inputs in
     @sources and meta "sources" when done) and say what was read:
-    @report, then the count.  A build that found nothing, or far less
+    @report, then the count (@write: database.write()).  A build that found nothing, or far less
     than the database it replaces (a wrong or empty input), is refused
     unless --force."""
     before = database.count_sites(path)
@@ -205,7 +187,7 @@ def write_db(args: argparse.Namespace, path: str, sites: Iterable[CallSite],
                 % (count, " ".join(sources), before, path))
 
     with signals_interrupt():
-        count = database.write(path, sites, meta, check)
+        count = write(path, sites, meta, check)
     text = report() if report is not None else ""
     if text:
         print("%s: %s" % (PROG, text), file=sys.stderr)
@@ -301,23 +283,6 @@ def cmd_lookup(args: argparse.Namespace) -> int:
     return status
 
 
-def cmd_explain(args: argparse.Namespace) -> int:
-    """Print the call sites and formats of an ID (the message catalogs
-    are the full msgid-db package's)."""
-    msgid = parse_ids([args.id])[0]
-    sites = database.open_db(db_path(args)).lookup(msgid)
-    note("no message catalogs installed (the full msgid-db package reads "
-         "them from %s): the call sites and formats of %s"
-         % (CATALOG_DIR, msgid))
-    if not sites:
-        print("%s: %s: unknown message ID" % (PROG, msgid), file=sys.stderr)
-        return EXIT_NOT_FOUND
-    print("-- %s" % msgid)
-    for site in sites:
-        print("  -> " + format_site(site))
-    return EXIT_OK
-
-
 def buffered_stdout() -> None:
     """Give standard output a buffer if it has none (python3 -u,
     PYTHONUNBUFFERED=1, as container images set): annotate writes a line
@@ -373,30 +338,19 @@ class Once(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser of msgid-db.py."""
-    full = optional("cli_full")
+#: extend(parsers, add): adds options to the parsers of the commands
+#: (build, lookup, annotate) and commands with add(name, function, help).
+Extend = Callable[[dict[str, argparse.ArgumentParser],
+                   Callable[..., argparse.ArgumentParser]], None]
+
+
+def build_parser(extend: Optional[Extend] = None) -> argparse.ArgumentParser:
+    """Return the argument parser of msgid-db.py, with what @extend adds."""
     fmt = argparse.RawDescriptionHelpFormatter
-    if full is not None:
-        explain = "print the catalog entry and the call sites of an ID"
-        catalogs = ("Message catalogs (explain, annotate) are read from %s, "
-                    "or from --catalog DIR; --lang, else $LC_ALL, "
-                    "$LC_MESSAGES or $LANG, picks their language."
-                    % CATALOG_DIR)
-    else:
-        explain = "print the call sites and formats of an ID"
-        catalogs = ("This is the in-kernel msgid-db.py: the full msgid-db "
-                    "package adds the commands %s, more options, and the "
-                    "message catalogs, which it reads from %s (or from "
-                    "--catalog DIR). Here explain prints the call sites and "
-                    "formats of an ID." % (", ".join(FULL_COMMANDS),
-                                           CATALOG_DIR))
-    catalogs = textwrap.fill(catalogs, 79)
     parser = argparse.ArgumentParser(
         prog=PROG, formatter_class=fmt, epilog=EPILOG,
         description="Build and query a database of printk message IDs (the\n"
-                    "'(xxxxxxxx): ' prefix printed with printk.msgid=1).\n\n"
-                    + catalogs)
+                    "'(xxxxxxxx): ' prefix printed with printk.msgid=1).")
     parser.add_argument("--db", metavar="FILE",
                         help="database file (default: $MSGID_DB or msgid.db)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -440,46 +394,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="*", metavar="FILE",
                    help="log files (default: standard input)")
 
-    p = parsers["explain"] = add("explain", cmd_explain, explain,
-                                 "\n\n" + catalogs)
-    p.add_argument("id", metavar="ID")
-
-    if full is not None:
-        full.extend(parsers, add)
-    else:
-        for name in FULL_COMMANDS:  # not listed; refused by main()
-            sub.add_parser(name, add_help=False).set_defaults(func=None)
+    if extend is not None:
+        extend(parsers, add)
     return parser
 
 
-def _not_here(args: argparse.Namespace, unknown: list[str]) -> str:
-    """The command or option of the full msgid-db package that the
-    command line asks for, "" if none."""
-    if args.func is None:
-        return "the %s command" % args.command
-    for arg in unknown:
-        name = arg.split("=", 1)[0] if arg.startswith("--") else arg[:2]
-        if name in FULL_OPTIONS.get(args.command, ()):
-            return "%s %s" % (args.command, name)
-    return ""
-
-
-def main(argv: Optional[list[str]] = None) -> int:
-    """Run msgid-db.py; returns the exit status."""
+def main(argv: Optional[list[str]] = None,
+         extend: Optional[Extend] = None) -> int:
+    """Run msgid-db.py (build_parser(@extend)); returns the exit status."""
     if sys.stdout is None:  # started with standard output closed
         sys.stdout = open(os.devnull, "w")
     elif hasattr(sys.stdout, "reconfigure"):
         # Never fail on a character the locale cannot encode.
         sys.stdout.reconfigure(errors="backslashreplace")
-    parser = build_parser()
-    args, unknown = parser.parse_known_args(argv)
-    missing = _not_here(args, unknown)
-    if missing:
-        print("%s: error: %s belongs to the full msgid-db package, not the "
-              "in-kernel version" % (PROG, missing), file=sys.stderr)
-        return EXIT_USAGE
-    if unknown:
-        parser.error("unrecognized arguments: %s" % " ".join(unknown))
+    args = build_parser(extend).parse_args(argv)
     try:
         status = args.func(args)
         sys.stdout.flush()  # report write errors here, not at exit

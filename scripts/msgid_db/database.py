@@ -4,18 +4,10 @@
 Schema::
 
     sites(id, canonical, format, file, line, function, level, module,
-          class, origin, releases)             -- one row per call site
+          class, origin)                       -- one row per call site
     meta(key PRIMARY KEY, value)               -- build metadata
-    match(word, id, canonical, cont, rest, starts, rust) -- formats by word
-    release_ids(release, id)                   -- merged: IDs by release
 
-sites and meta are the database: build writes them, lookup, annotate
-and explain read them.  The full msgid-db package adds the rest: the
-word index of its text matcher (match: write() fills it where the
-matcher is there), and the releases of a database of several kernel
-releases (sites.releases and release_ids, written by its merge
-command); a database without them is one of one release, whose lines
-without an ID the matcher identifies by an index built in memory.
+build writes them; lookup and annotate read them.
 
 A database is always written to a temporary file in the target directory
 (".<name>.XXXXXXXX.tmp", locked with flock() while in use), flushed to
@@ -30,7 +22,6 @@ import re
 import sqlite3
 from typing import Callable, Iterable, Optional
 
-from msgid_db import optional
 from msgid_db.ids import CallSite
 
 SCHEMA_VERSION = "1"
@@ -86,18 +77,22 @@ def default_path() -> str:
     return os.environ.get("MSGID_DB") or DEFAULT_DB
 
 
+#: insert(conn, sites) fills the sites table; returns the rows written.
+Inserter = Callable[[sqlite3.Connection, Iterable], int]
+
+
 def write(path: str, sites: Iterable,
           meta: dict[str, str],
           check: Optional[Callable[[int], None]] = None,
-          releases: bool = False) -> int:
+          insert: Optional[Inserter] = None) -> int:
     """Atomically write a database with @sites and @meta to @path.
 
     @sites may be a generator; if it raises (or the process is killed), the
     temporary file is removed (or left for the next build to remove) and
     @path is untouched.  @check, called with the number of rows before
     @path is replaced, may raise to keep @path as it is.  Returns the
-    number of rows written.  With @releases, @sites yields (CallSite,
-    its releases "6.1 6.12") pairs (the full msgid-db package's merge).
+    number of rows written.  @insert, if given, fills the sites table
+    (and may add tables of its own) in place of insert_sites().
     """
     directory = os.path.dirname(os.path.abspath(path))
     if os.path.lexists(path) and not os.path.isfile(path):
@@ -107,7 +102,7 @@ def write(path: str, sites: Iterable,
     fd, tmp = _create_temporary(path, directory)
     try:
         try:
-            count = _fill(tmp, sites, meta, releases)
+            count = _fill(tmp, sites, meta, insert or insert_sites)
             if check is not None:
                 check(count)
             os.fsync(fd)  # the rename must not expose unwritten data
@@ -207,17 +202,17 @@ def remove_stale_temporaries(path: str) -> list[str]:
     for name in names:
         if not pattern.fullmatch(name):
             continue
-        full = os.path.join(directory, name)
+        file = os.path.join(directory, name)
         try:
-            fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+            fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except OSError:
             continue
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             st = os.fstat(fd)
             if stat.S_ISREG(st.st_mode) and os.path.samestat(
-                    st, os.stat(full)):
-                os.unlink(full)
+                    st, os.stat(file)):
+                os.unlink(file)
                 removed.append(name)
         except OSError:
             pass  # locked by a running build, or already gone
@@ -240,7 +235,7 @@ def _sync_directory(directory: str) -> None:
         os.close(fd)
 
 
-def _text(value: object) -> object:
+def text(value: object) -> object:
     """Return @value storable as UTF-8 (file names may hold surrogates)."""
     if not isinstance(value, str) or value.isascii():
         return value
@@ -255,15 +250,40 @@ def _text(value: object) -> object:
         return raw.decode("utf-8", "backslashreplace")
 
 
-def _row(s: CallSite) -> tuple:
+def row(s: CallSite) -> tuple:
+    """The values of @s in the order of the sites table's columns."""
     line = s.line if isinstance(s.line, int) and 0 <= s.line < 1 << 63 else 0
-    return (_text(s.id), _text(s.canonical), _text(s.format), _text(s.file),
-            line, _text(s.function), _text(s.level), _text(s.module),
-            _text(s.msg_class), _text(s.origin))
+    return (text(s.id), text(s.canonical), text(s.format), text(s.file),
+            line, text(s.function), text(s.level), text(s.module),
+            text(s.msg_class), text(s.origin))
+
+
+def insert_sites(conn: sqlite3.Connection, sites: Iterable[CallSite]
+                 ) -> int:
+    """Insert @sites into the sites table of @conn; return their count."""
+    return insert_rows(conn, map(row, sites))
+
+
+def insert_rows(conn: sqlite3.Connection, rows: Iterable[tuple],
+                extra: str = "") -> int:
+    """Insert @rows (row(), then the columns @extra, ", a, b") into the
+    sites table of @conn, in batches; return their count."""
+    insert = "INSERT INTO sites (%s%s) VALUES (%s)" % (
+        _COLUMNS, extra, ",".join("?" * (10 + extra.count(","))))
+    count = 0
+    batch: list[tuple] = []
+    for r in rows:
+        batch.append(r)
+        if len(batch) >= 10000:
+            conn.executemany(insert, batch)
+            count += len(batch)
+            batch.clear()
+    conn.executemany(insert, batch)
+    return count + len(batch)
 
 
 def _fill(tmp: str, sites: Iterable, meta: dict[str, str],
-          releases: bool = False) -> int:
+          insert: Inserter) -> int:
     conn = sqlite3.connect(tmp)
     try:
         # The file is private until renamed: no journal, and one fsync()
@@ -271,52 +291,12 @@ def _fill(tmp: str, sites: Iterable, meta: dict[str, str],
         conn.execute("PRAGMA journal_mode = OFF")
         conn.execute("PRAGMA synchronous = OFF")
         conn.executescript(_SCHEMA)
-        count = 0
-        batch: list[tuple] = []
-        if releases:
-            conn.execute("ALTER TABLE sites ADD COLUMN releases TEXT NOT "
-                         "NULL DEFAULT ''")
-            insert = "INSERT INTO sites (%s, releases) VALUES " \
-                "(?,?,?,?,?,?,?,?,?,?,?)" % _COLUMNS
-        else:
-            insert = "INSERT INTO sites (%s) VALUES " \
-                "(?,?,?,?,?,?,?,?,?,?)" % _COLUMNS
-        # the word index of the text matcher (the full msgid-db package)
-        match = optional("match")
-        formats: list[tuple[str, bytes, bool, Optional[str], bool]] = []
-        by_release: set[tuple[str, str]] = set()
-        for item in sites:
-            if releases:
-                s, rels = item
-                for r in rels.split():
-                    by_release.add((r, s.id))
-                row = _row(s) + (_text(rels),)
-            else:
-                s = item
-                row = _row(s)
-            batch.append(row)
-            if match is not None and row[6] != "c":  # can start a record
-                formats.append(match.site_format(row[0], row[1], row[2],
-                                                 s.subsys, s.file))
-            if len(batch) >= 10000:
-                conn.executemany(insert, batch)
-                count += len(batch)
-                batch.clear()
-        conn.executemany(insert, batch)
-        count += len(batch)
+        count = insert(conn, sites)
         meta = dict(meta, schema=SCHEMA_VERSION, sites=str(count))
         conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
-                         sorted((_text(k), _text(v)) for k, v in meta.items()))
+                         sorted((text(k), text(v)) for k, v in meta.items()))
         conn.execute("CREATE INDEX sites_id ON sites (id)")
         conn.execute("CREATE INDEX sites_class ON sites (class)")
-        if releases:
-            conn.execute("CREATE TABLE release_ids (release TEXT NOT NULL, "
-                         "id TEXT NOT NULL, PRIMARY KEY (release, id)) "
-                         "WITHOUT ROWID")
-            conn.executemany("INSERT INTO release_ids VALUES (?, ?)",
-                             sorted(by_release))
-        if match is not None:
-            match.fill_index(conn, formats)
         conn.commit()
     finally:
         conn.close()
@@ -340,7 +320,7 @@ class Database:
             self.conn = sqlite3.connect(path)
             self.conn.execute("SELECT %s FROM sites LIMIT 1"
                               % _COLUMNS).fetchall()
-        except sqlite3.Error as e:
+        except (sqlite3.Error, UnicodeDecodeError) as e:  # a damaged schema
             raise DatabaseError("%s: not a msgid database (%s)"
                                 % (path, _reason(e))) from None
 
@@ -352,7 +332,7 @@ class Database:
         """Run @sql (values only as @params) and return all rows."""
         try:
             return self.conn.execute(sql, params).fetchall()
-        except sqlite3.Error as e:
+        except (sqlite3.Error, UnicodeDecodeError) as e:
             raise DatabaseError("%s: %s" % (self.path, _reason(e))) from None
 
     def sites(self, sql: str, params: tuple = ()) -> list[CallSite]:

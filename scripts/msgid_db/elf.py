@@ -12,8 +12,8 @@
 
 In vmlinux (ET_EXEC) the pointers are absolute virtual addresses.  32- and
 64-bit, little- and big-endian files are supported.  Modules (ET_REL) hold
-zeroes plus relocations: every section gets a synthetic address here, and
-the full msgid-db package applies the relocations (modules.py).
+zeroes plus relocations: every section gets a synthetic address here,
+and ElfFile.relocate() refuses them (msgid-db.py reads a vmlinux).
 """
 
 import bisect
@@ -22,7 +22,6 @@ import struct
 from dataclasses import dataclass
 from typing import Optional
 
-from msgid_db import optional
 from msgid_db.ids import InputError
 
 ET_REL = 1
@@ -88,20 +87,14 @@ class ElfFile:
 
     @classmethod
     def from_path(cls, path: str) -> "ElfFile":
-        """Read the ELF file @path (the full msgid-db package also reads
-        compressed modules and kernel images: image.py)."""
-        image = optional("image")
-        if image is not None:
-            return cls(image.read(path), path)
+        """Read the ELF file @path."""
         try:
             with open(path, "rb") as f:
                 data = f.read()
         except OSError as e:
             raise ElfError("%s: %s" % (path, e.strerror)) from None
         if not data.startswith(b"\x7fELF"):
-            raise ElfError("%s: not an ELF file (the in-kernel msgid-db.py "
-                           "reads a vmlinux, the full msgid-db package "
-                           "compressed kernel images too)" % path)
+            raise ElfError("%s: not an ELF file (give the vmlinux)" % path)
         return cls(data, path)
 
     def error(self, what: str) -> ElfError:
@@ -175,15 +168,15 @@ class ElfFile:
             data = (b"" if sec.type == SHT_NOBITS
                     else self.data[sec.offset:sec.offset + sec.size])
             if self.is_rel:
-                modules = optional("modules")
-                if modules is None:
-                    raise self.error(
-                        "a relocatable object (a kernel module): the "
-                        "in-kernel msgid-db.py reads a vmlinux, the full "
-                        "msgid-db package reads modules too")
-                data = modules.relocate(self, idx, data)
+                data = self.relocate(idx, data)
             self._cache[idx] = data
         return self._cache[idx]
+
+    def relocate(self, idx: int, data: bytes) -> bytes:
+        """@data, section @idx of a relocatable object, relocated: not
+        done here (a kernel module's index is in the live printk index)."""
+        raise self.error("a relocatable object (a kernel module): give the "
+                         "vmlinux, or the printk index")
 
     def string_at(self, addr: int) -> Optional[bytes]:
         """Return the NUL-terminated string at virtual address @addr."""

@@ -196,7 +196,7 @@ def _suffix_with_id(canon: bytes, msgid: str) -> Optional[bytes]:
 
 
 class InputError(Exception):
-    """Bad user input (file, index, catalog...); exit status 2."""
+    """Bad user input (file, index, ID...); exit status 2."""
 
 
 class CallSite(NamedTuple):

@@ -155,10 +155,10 @@ def read_dir(path: str, skip: Optional[Callable[[str], bool]] = None
     for name in names:
         if skip is not None and skip(name):
             continue
-        full = os.path.join(path, name)
-        if not os.path.isfile(full):
+        file = os.path.join(path, name)
+        if not os.path.isfile(file):
             continue
         try:
-            yield name, read_file(full)
+            yield name, read_file(file)
         except OSError as e:
-            raise IndexReadError("%s: %s" % (full, e.strerror)) from None
+            raise IndexReadError("%s: %s" % (file, e.strerror)) from None

@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The call-site database of msgid-tools: the kernel tree's
+(scripts/msgid_db/database.py) with the tables msgid-tools adds.
+
+Schema, beyond the kernel tree's sites and meta::
+
+    sites.releases                             -- merged: a site's releases
+    match(word, id, canonical, cont, rest, starts, rust) -- formats by word
+    release_ids(release, id)                   -- merged: IDs by release
+
+write() fills the word index of the text matcher (match) of every
+database, and with releases=True the releases of a database of several
+kernel releases (merge); a database without the word index (one the
+kernel tree's msgid-db.py wrote) is one whose lines without an ID the
+matcher identifies by an index built in memory.
+"""
+
+import sqlite3
+from typing import Callable, Iterable, Iterator, Optional
+
+from msgid_db.database import (  # noqa: F401 (what this module offers)
+    DEFAULT_DB, SCHEMA_VERSION, SITE_COLUMNS, Database, DatabaseError,
+    SiteMap, count_sites, default_path, insert_rows, is_own_file, open_db,
+    remove_stale_temporaries, row, select, text, text_col)
+from msgid_db import database as _core
+
+
+def write(path: str, sites: Iterable,
+          meta: dict[str, str],
+          check: Optional[Callable[[int], None]] = None,
+          releases: bool = False) -> int:
+    """msgid_tools.database.write() of @sites with the word index of the
+    text matcher; with @releases, @sites yields (CallSite, its releases
+    "6.1 6.12") pairs (merge), kept in sites.releases and release_ids."""
+    def insert(conn: sqlite3.Connection, items: Iterable) -> int:
+        return _insert(conn, items, releases)
+    return _core.write(path, sites, meta, check, insert)
+
+
+def _insert(conn: sqlite3.Connection, items: Iterable,
+            releases: bool) -> int:
+    from msgid_tools import match
+    formats: list = []
+    by_release: set[tuple[str, str]] = set()
+
+    def rows() -> Iterator[tuple]:
+        for item in items:
+            if releases:
+                s, rels = item
+                for r in rels.split():
+                    by_release.add((r, s.id))
+                r = row(s) + (text(rels),)
+            else:
+                s = item
+                r = row(s)
+            if r[6] != "c":  # can start a record
+                formats.append(match.site_format(r[0], r[1], r[2],
+                                                 s.subsys, s.file))
+            yield r
+
+    if releases:
+        conn.execute("ALTER TABLE sites ADD COLUMN releases TEXT NOT "
+                     "NULL DEFAULT ''")
+    count = insert_rows(conn, rows(), ", releases" if releases else "")
+    if releases:
+        conn.execute("CREATE TABLE release_ids (release TEXT NOT NULL, "
+                     "id TEXT NOT NULL, PRIMARY KEY (release, id)) "
+                     "WITHOUT ROWID")
+        conn.executemany("INSERT INTO release_ids VALUES (?, ?)",
+                         sorted(by_release))
+    match.fill_index(conn, formats)
+    return count
