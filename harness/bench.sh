@@ -1,38 +1,44 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # bench.sh: what a message identifier costs printk, measured natively on
-# UML with the stock kunit.py and the KUnit-driven benchmark
-# kernel/printk/msgid_bench.c (CONFIG_PRINTK_MSGID_BENCH).
+# UML with the KUnit-driven benchmark harness/modules/msgid_bench/, an
+# out-of-tree module (it is not part of the series: reviewers need its
+# figures, not its code).
 #
-# Builds three UML kernels in out/build/bench-{off,on,caller}:
+# Builds three UML kernels with the stock kunit.py in
+# out/build/bench-{off,on,caller} (modules and an initramfs on, see
+# harness/bench/module.kunitconfig):
 #   off     CONFIG_PRINTK_MSGID=n (the plain printk path)
 #   on      CONFIG_PRINTK_MSGID=y (the bench switches printk.msgid off and on)
 #   caller  CONFIG_PRINTK_MSGID=y + CONFIG_PRINTK_CALLER=y
-# then boots them alternately, ROUNDS times each, plus the "on" kernel with
-# printk.time=0 (all others run with printk.time=1), with loglevel=7 so that
+# and the module against each (make M=harness/modules/msgid_bench, objects
+# in out/build/bench-NAME/msgid_bench/), then boots them alternately,
+# ROUNDS times each, plus the "on" kernel with printk.time=0 (all others
+# run with printk.time=1), with a busybox initramfs (harness/initramfs.sh)
+# whose /run.sh loads the module, which runs its KUnit suite, with the
+# msgid_bench.* parameters of the kernel command line; loglevel=7, so that
 # the console prints the KERN_INFO result lines and none of the KERN_DEBUG
-# messages measured, and prints one table
-# (harness/bench/report.py). Raw logs: out/bench/.
+# messages measured. Prints one table (harness/bench/report.py). Raw logs:
+# out/bench/.
 #
 # ICOUNT=1 counts instructions instead of timing them: x86_64 kernels
-# (out/build/bench-x86-{off,on,caller}) run under QEMU TCG with
-# "-icount shift=0" and -cpu max (the CPU model of every boot here, with
-# PCLMULQDQ), where the guest clock advances 1 ns per instruction
-# executed, so every "ns" the benchmark reports is a number of guest
-# instructions, free of host load and of the host's code-layout effects
-# (but blind to cache misses and pipeline stalls), with a log buffer that
-# holds every record of the run (log_buf_len=32M), so that no measurement
-# pays for pushing older records out. QEMU refuses -icount under KVM and
-# kunit.py asks for KVM first: harness/tcg/ keeps only TCG. Raw logs:
-# out/bench-icount/.
+# (out/build/bench-x86-{off,on,caller}) run under QEMU TCG
+# (harness/boot.sh) with "-icount shift=0" and -cpu max (the CPU model of
+# every boot here, with PCLMULQDQ), one vCPU, where the guest clock
+# advances 1 ns per instruction executed, so every "ns" the benchmark
+# reports is a number of guest instructions, free of host load and of the
+# host's code-layout effects (but blind to cache misses and pipeline
+# stalls), with a log buffer that holds every record of the run
+# (log_buf_len=32M), so that no measurement pays for pushing older records
+# out. Raw logs: out/bench-icount/.
 #
 # Knobs (environment): ROUNDS (11; 2 with ICOUNT=1, which is deterministic
 # up to timer interrupts), COUNT messages per measurement (2000), REPS
 # repetitions per boot (31; 7 with ICOUNT=1), BENCH_BUILD=0 to reuse the
 # kernels, BENCH_BASE=DIR to also boot, in every round, a saved "before"
-# kernel (DIR/linux, e.g. a copy of out/build/bench-on/linux made before a
-# change to msgid.c; with ICOUNT=1 DIR/arch/x86/boot/bzImage from
-# out/build/bench-x86-on): the table then gets a before/after section.
+# build (a copy of out/build/bench-on made before a change to msgid.c,
+# with ICOUNT=1 of out/build/bench-x86-on: its kernel and its
+# msgid_bench/msgid_bench.ko): the table then gets a before/after section.
 set -eu
 . "$(dirname "$0")/env.sh"
 
@@ -47,12 +53,10 @@ if [ "$ICOUNT" = 1 ]; then
 	logs=$OUT/bench-icount
 	pre=bench-x86
 	arch=(--arch=x86_64)
+	karch=x86_64
 	xconf=(--kunitconfig="$ROOT/harness/bench/x86_64.kunitconfig")
-	qemu=(--qemu_args "-icount shift=0 -cpu max" --kernel_args log_buf_len=32M)
-	QEMU_REAL=$(command -v qemu-system-x86_64) ||
+	command -v qemu-system-x86_64 >/dev/null ||
 		die "qemu-system-x86_64 missing: run harness/deps.sh (qemu-system-x86)"
-	export QEMU_REAL
-	export PATH="$ROOT/harness/tcg:$PATH"
 	what="3 x86_64 kernels (off, on, caller) with kunit.py: cold on 2 shared cores about 7 minutes each, less with ccache"
 	per_boot="5-10 s"
 	secs=8
@@ -63,14 +67,16 @@ else
 	logs=$OUT/bench
 	pre=bench
 	arch=()
+	karch=um
 	xconf=()
-	qemu=()
 	what="3 UML kernels (off, on, caller) with kunit.py: cold on 2 shared cores about 20 minutes for the first and 3 for each other (ccache)"
 	per_boot="1-3 s"
 	secs=2
 	kimg=linux
 fi
 conf=$ROOT/harness/bench
+mod=$ROOT/harness/modules/msgid_bench
+command -v busybox >/dev/null || die "busybox missing: run harness/deps.sh"
 
 [ -d "$TREE" ] || die "no out/linux: run 'make tree' first"
 mkdir -p "$logs" "$BUILD"
@@ -83,14 +89,33 @@ fi
 cd "$TREE"
 t0=$(date +%s)
 
+# The guest's /run.sh: load the benchmark with the msgid_bench.*
+# parameters of the command line (the kernel hands them only to built-in
+# code), which runs its KUnit suite.
+rundir=$logs/root
+rm -rf "$rundir"
+mkdir -p "$rundir"
+cat > "$rundir/run.sh" <<'RUN'
+#!/bin/sh
+dmesg -n 7
+# shellcheck disable=SC2046 # one insmod argument per parameter
+insmod /msgid_bench.ko $(tr ' ' '\n' < /proc/cmdline | sed -n 's/^msgid_bench\.//p') ||
+	echo "msgid_bench: insmod failed"
+RUN
+chmod +x "$rundir/run.sh"
+
 if [ "$BENCH_BUILD" = 1 ]; then
 	say "bench: building $what, about 10 s each when up to date"
 	for v in $variants; do
 		t1=$(date +%s)
+		dir=$(objdir "$pre-$v")
 		if ! ./tools/testing/kunit/kunit.py build "${arch[@]}" \
-			--kunitconfig="$conf/$v.kunitconfig" "${xconf[@]}" \
-			--build_dir="$(objdir "$pre-$v")" --jobs="$(nproc)" \
-			--make_options "CC=$(kcc)" > "$logs/build-$v.log" 2>&1; then
+			--kunitconfig="$conf/$v.kunitconfig" \
+			--kunitconfig="$conf/module.kunitconfig" "${xconf[@]}" \
+			--build_dir="$dir" --jobs="$(nproc)" \
+			--make_options "CC=$(kcc)" > "$logs/build-$v.log" 2>&1 ||
+		   ! make -s ARCH="$karch" CC="$(kcc)" O="$dir" M="$mod" MO="$dir/msgid_bench" \
+			-j"$(nproc)" modules >> "$logs/build-$v.log" 2>&1; then
 			tail -30 "$logs/build-$v.log" >&2
 			die "bench: build of $v failed, log in $logs/build-$v.log"
 		fi
@@ -100,15 +125,22 @@ fi
 
 # One boot: variant (or a directory), label, round, extra kernel arguments.
 boot() {
-	local dir=$BUILD/$pre-$1 label=$2 log=$logs/run-$3-$2.log
+	local dir=$BUILD/$pre-$1 label=$2 log=$logs/run-$3-$2.log rc=0
 	case "$1" in /*) dir=$1 ;; esac
 	shift 3
-	if ! ./tools/testing/kunit/kunit.py exec "${arch[@]}" "${qemu[@]}" --build_dir="$dir" \
-		--raw_output=all --timeout=900 \
-		--kernel_args loglevel=7 \
-		--kernel_args "msgid_bench.count=$COUNT" \
-		--kernel_args "msgid_bench.reps=$REPS" \
-		"$@" printk_msgid_bench > "$log" 2>&1; then
+	cp "$dir/msgid_bench/msgid_bench.ko" "$rundir/"
+	"$ROOT/harness/initramfs.sh" "$logs/initramfs.cpio.gz" "$rundir"
+	local args="loglevel=7 msgid_bench.count=$COUNT msgid_bench.reps=$REPS $*"
+	if [ "$ICOUNT" = 1 ]; then
+		SMP=1 QEMU_EXTRA="-icount shift=0" "$ROOT/harness/boot.sh" "$dir/$kimg" \
+			"$logs/initramfs.cpio.gz" "$log" "log_buf_len=32M $args" 900 > /dev/null 2>&1 || rc=$?
+	else
+		# shellcheck disable=SC2086 # args is a list of kernel parameters
+		timeout --foreground -k 5 900 "$dir/$kimg" mem=1G console=tty \
+			initrd="$logs/initramfs.cpio.gz" $args < /dev/null > "$log" 2>&1 || rc=$?
+		grep -q '^msgid-init: done' "$log" || rc=1
+	fi
+	if [ "$rc" != 0 ]; then
 		tail -20 "$log" >&2
 		die "bench: boot of $v ($label) failed, log in $log"
 	fi
@@ -119,10 +151,12 @@ boot() {
 # The boots of a round: variant:label:printk.time:only_off. The order
 # rotates from round to round, so that no boot always runs first (or right
 # after a build). on-offonly never switches identifiers on (see only_off in
-# msgid_bench.c): its switch-off figures are the ones compared with off.
+# harness/modules/msgid_bench/msgid_bench.c): its switch-off figures are the ones compared with off.
 jobs=(off:off:1:0 on:on:1:0 on:on-offonly:1:1 on:on-time0:0:0 caller:caller:1:0)
 if [ -n "$BENCH_BASE" ]; then
 	[ -f "$BENCH_BASE/$kimg" ] || die "BENCH_BASE=$BENCH_BASE: no kernel $BENCH_BASE/$kimg"
+	[ -f "$BENCH_BASE/msgid_bench/msgid_bench.ko" ] ||
+		die "BENCH_BASE=$BENCH_BASE: no msgid_bench/msgid_bench.ko built for its kernel"
 	jobs+=("$(cd "$BENCH_BASE" && pwd):base:1:0")
 fi
 nj=${#jobs[@]}
@@ -131,8 +165,7 @@ for r in $(seq 1 "$ROUNDS"); do
 	t1=$(date +%s)
 	for i in $(seq 0 $((nj - 1))); do
 		IFS=: read -r v label ptime offonly <<< "${jobs[$(( (i + r - 1) % nj ))]}"
-		boot "$v" "$label" "$r" --kernel_args "printk.time=$ptime" \
-			--kernel_args "msgid_bench.only_off=$offonly"
+		boot "$v" "$label" "$r" "printk.time=$ptime" "msgid_bench.only_off=$offonly"
 	done
 	say "bench: round $r/$ROUNDS done in $(( $(date +%s) - t1 )) s"
 done

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Guest side of `make demo` (busybox): load the test module, print its
-# synthetic hardware error, and dump the log, the printk index and the
+# messages (a FW_INFO-tagged one among them), and dump the log, the printk index and the
 # class counters between markers the host splits on.
 insmod /lib/modules/*/kernel/lib/test_msgid.ko || echo "msgid-demo: no test module"
-echo hw_err > /sys/kernel/debug/test_msgid/emit
+echo 1 > /sys/kernel/debug/test_msgid/emit
 echo "=== msgid-demo dmesg"
 dmesg
 for f in /sys/kernel/debug/printk/index/*; do

@@ -33,8 +33,8 @@ awk -v d="$d" '
 ' "$d/console.log"
 [ -s "$d/dmesg.txt" ] || die "no dmesg in $d/console.log"
 
-hw=$(grep -m1 -o '([0-9a-f]\{8\}): test_msgid: \[Hardware Error\]' "$d/dmesg.txt" | cut -c2-9) ||
-	die "the test module's hardware error is not in the log ($d/dmesg.txt)"
+hw=$(grep -m1 -o '([0-9a-f]\{8\}): test_msgid: \[Firmware Info\]' "$d/dmesg.txt" | cut -c2-9) ||
+	die "the test module's tagged message is not in the log ($d/dmesg.txt)"
 
 section() { printf '\n\033[1m### %s\033[0m\n' "$*"; }
 
@@ -56,12 +56,12 @@ section "Records printed before printk.msgid=1 was parsed, identified by their t
 sed '/^\[[ 0-9.]*\] ([0-9a-f]\{8\}): /,$d' "$d/dmesg.txt" |
 	"$tool" --db "$db" annotate
 
-section "The test module's hardware error: msgid-db lookup $hw"
+section "The test module's tagged message: msgid-db lookup $hw"
 grep -m1 "($hw): " "$d/dmesg.txt"
 "$tool" --db "$db" lookup "$hw"
 
 section "msgid-db explain $hw"
 "$tool" --db "$db" explain "$hw"
 
-section "msgid-db list --class hardware"
-"$tool" --db "$db" list --class hardware
+section "msgid-db list --class firmware-info"
+"$tool" --db "$db" list --class firmware-info

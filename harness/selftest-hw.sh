@@ -9,7 +9,8 @@
 # the test, so its hw case runs (no SKIP allowed). Then fails on any
 # splat (lockdep, KASAN, UBSAN, WARN, BUG, might_sleep) in the console or
 # in the kernel log of the run, on a taint (but TAINT_TEST, which the
-# KUnit suites set), or when lockdep turned off. The KUnit suites built
+# KUnit suites set, and TAINT_OOT_MODULE, which the extended test's module
+# sets), or when lockdep turned off. The KUnit suites built
 # into this kernel ran at boot: their results are checked as make kunit
 # checks them (harness/kunit.sh parse).
 # Outputs in out/selftest-debug/.
@@ -69,6 +70,8 @@ if grep '^msgid-kunit: no results' "$log" >&2 ||
 	bad=1
 fi
 [ "$bad" = 0 ] || die "the built-in KUnit suites failed: console in $log"
-# Running KUnit tests sets TAINT_TEST (1 << 18): nothing else may be set.
-"$H/splat.sh" check "$log" 262144
-say "KUnit passed, no splat, no taint but TAINT_TEST, lockdep on; check-debug took $(( $(date +%s) - t_all )) s"
+# Running KUnit tests sets TAINT_TEST (1 << 18), loading the extended
+# test's out-of-tree module TAINT_OOT_MODULE (1 << 12): nothing else may
+# be set.
+"$H/splat.sh" check "$log" $(( (1 << 18) | (1 << 12) ))
+say "KUnit passed, no splat, no taint but TAINT_TEST and TAINT_OOT_MODULE, lockdep on; check-debug took $(( $(date +%s) - t_all )) s"

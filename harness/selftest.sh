@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # selftest.sh: the msgid kselftest in a booted kernel. Takes out/build/msgid
 # (make kernel: CONFIG_TEST_MSGID=m is in x86_64.config), installs its modules and the kselftest
-# (tools/testing/selftests/msgid) into a busybox initramfs, boots it under
-# QEMU TCG with printk.msgid=1 and fails unless every TAP line is ok and
-# the plans match. The KUnit suites built into the kernel do not run in
+# (tools/testing/selftests/msgid) into a busybox initramfs with the
+# harness's extended test: the out-of-tree module test_msgid_ext
+# (harness/modules/test_msgid_ext, built against this kernel) and the
+# program that drives it (harness/selftest-ext/msgid_ext.c, run by
+# run_kselftest.sh before msgid_test), boots it under QEMU TCG with
+# printk.msgid=1 and fails unless every TAP line is ok and the plans match. The KUnit suites built into the kernel do not run in
 # this boot (kunit.enable=0): make check-debug runs them. The serial console is kept in out/selftest/console.log,
 # the kernel's boot records with their identifiers, console style, in
 # out/boot/boot.log (read by the tests of scripts/msgid-db.py).
@@ -67,6 +70,18 @@ release=$(cat "$dir/include/config/kernel.release")
 grep -q '^CONFIG_TEST_MSGID=y' "$dir/.config" ||
 	find "$stage/lib/modules/$release" -name 'test_msgid.ko*' | grep -q . ||
 	die "test_msgid.ko was not installed (CONFIG_TEST_MSGID=m?)"
+# The extended test's module, out of tree against this kernel (objects in
+# $dir/test_msgid_ext), installed beside the kernel's (updates/).
+ext=$dir/test_msgid_ext
+{ kmake -C "$TREE" O="$dir" M="$H/modules/test_msgid_ext" MO="$ext" modules &&
+  kmake -C "$TREE" O="$dir" M="$H/modules/test_msgid_ext" MO="$ext" \
+	INSTALL_MOD_PATH="$stage" INSTALL_MOD_STRIP=1 modules_install; } > "$work/ext-module.log" 2>&1 ||
+	{ tail -20 "$work/ext-module.log" >&2; die "test_msgid_ext failed to build, see $work/ext-module.log"; }
+if grep -E 'warning:|error:' "$work/ext-module.log" >&2; then
+	die "warnings in the build of test_msgid_ext ($work/ext-module.log)"
+fi
+find "$stage/lib/modules/$release" -name 'test_msgid_ext.ko*' | grep -q . ||
+	die "test_msgid_ext.ko was not installed"
 # The kselftest build follows O= (objects in $dir/kselftest); install it
 # with run_kselftest.sh into the initramfs.
 kmake -C "$TREE/tools/testing/selftests" TARGETS=msgid O="$dir" \
@@ -76,6 +91,16 @@ if grep -E 'warning:|error:' "$work/kselftest.log" >&2; then
 	die "warnings in the kselftest build ($work/kselftest.log)"
 fi
 [ -x "$stage/kselftest/msgid/msgid_test" ] || die "msgid_test was not installed"
+# The extended test, with the tree's kselftest.h, run before msgid_test:
+# what it reads of the log as the boot's records must be the boot's (the
+# kselftest prints with the switch off and unloads its module).
+if ! gcc -Wall -O2 -static -I "$TREE/tools/testing/selftests" -o "$stage/kselftest/msgid/msgid_ext" \
+	"$H/selftest-ext/msgid_ext.c" > "$work/msgid_ext.log" 2>&1 || [ -s "$work/msgid_ext.log" ]; then
+	cat "$work/msgid_ext.log" >&2
+	die "harness/selftest-ext/msgid_ext.c does not build cleanly"
+fi
+list=$stage/kselftest/kselftest-list.txt
+{ echo "msgid:msgid_ext"; cat "$list"; } > "$list.new" && mv "$list.new" "$list"
 install -m 755 "$H/selftest-run.sh" "$stage/run.sh"
 "$H/initramfs.sh" "$work/initramfs.cpio.gz" "$stage" ${SELFTEST_OVERLAY:+"$SELFTEST_OVERLAY"}
 phase_end "install + initramfs" "$t0"
@@ -127,10 +152,11 @@ cat "$tap"
 echo "---"
 
 bad=0
-# Outer plan (run_kselftest.sh) and inner plan (msgid_test, prefixed "# ").
+# Outer plan (run_kselftest.sh: msgid_ext and msgid_test) and inner plans
+# (each program's, prefixed "# "), added up.
 outer_plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tap" | head -1)
 outer_ok=$(grep -c '^ok [0-9]' "$tap" || true)
-inner_plan=$(sed -n 's/^# 1\.\.\([0-9]*\)$/\1/p' "$tap" | head -1)
+inner_plan=$(sed -n 's/^# 1\.\.\([0-9]*\)$/\1/p' "$tap" | awk '{ n += $1 } END { if (NR) print n }')
 inner_ok=$(grep -c '^# ok [0-9]' "$tap" || true)
 if grep -E '^(# )?not ok ' "$tap" >&2; then
 	bad=1
@@ -146,12 +172,12 @@ if [ -n "$skipped" ]; then
 	echo "error: skipped tests (only '${skip:-none}' may be skipped in this boot)" >&2
 	bad=1
 fi
-if [ -z "$outer_plan" ] || [ "$outer_ok" != "$outer_plan" ]; then
-	echo "error: run_kselftest.sh: $outer_ok ok of plan ${outer_plan:-none}" >&2
+if [ "${outer_plan:-0}" != 2 ] || [ "$outer_ok" != "$outer_plan" ]; then
+	echo "error: run_kselftest.sh: $outer_ok ok of plan ${outer_plan:-none} (2: msgid_ext, msgid_test)" >&2
 	bad=1
 fi
 if [ -z "$inner_plan" ] || [ "$inner_ok" != "$inner_plan" ]; then
-	echo "error: msgid_test: $inner_ok ok of plan ${inner_plan:-none}" >&2
+	echo "error: msgid_test and msgid_ext: $inner_ok ok of plans ${inner_plan:-none}" >&2
 	bad=1
 fi
 # The kernels here carry every wrapper patch, and make kernel's (make
@@ -171,4 +197,4 @@ fi
 echo "timings:"
 printf '  %s\n' "${timing[@]}"
 [ "$bad" = 0 ] || die "the msgid kselftest failed: TAP in $tap, console in $log"
-say "msgid kselftest: $inner_ok/$inner_plan ok"
+say "msgid kselftest and extended test: $inner_ok/$inner_plan ok"

@@ -30,7 +30,7 @@ impl kernel::Module for TestMsgidRust {
         pr_info!("rust line starts: {}", 1);
         pr_cont!(" and continues: {}\n", 2);
         pr_err!(
-            "[Hardware Error]: rust synthetic test event {} (not a hardware error)\n",
+            "[Firmware Info]: rust synthetic test event {} (not a message from the firmware)\n",
             7
         );
         let faux = faux::Registration::new(c_str!("test_msgid_rust"), None)?;
@@ -53,8 +53,8 @@ mod tests {
         (c"rust line starts: {}", 0x342a7425),
         (c" and continues: {}\n", 0xee1a98e4),
         (
-            c"[Hardware Error]: rust synthetic test event {} (not a hardware error)\n",
-            0xcc367dc7,
+            c"[Firmware Info]: rust synthetic test event {} (not a message from the firmware)\n",
+            0x47c47c82,
         ),
         (c"rust dev_info on a faux device: {}\n", 0xf56e24c7),
         (c"rust dev_err on a faux device: {:#x}\n", 0xce143efc),

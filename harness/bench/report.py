@@ -3,7 +3,7 @@
 """Table of the printk msgid benchmark from the logs of harness/bench.sh.
 
 Each log out/bench/run-<round>-<label>.log is one boot of a UML kernel
-running kernel/printk/msgid_bench.c; labels: off (CONFIG_PRINTK_MSGID=n),
+running harness/modules/msgid_bench/; labels: off (CONFIG_PRINTK_MSGID=n),
 on (=y), on-offonly (=y, the switch never turned on: the one compared with
 off, see only_off in msgid_bench.c), on-time0 (=y, printk.time=0), caller
 (=y, CONFIG_PRINTK_CALLER=y).

@@ -184,9 +184,8 @@ class ShippedCatalogTest(unittest.TestCase):
                                  english[e.id].header("Class"))
 
     def test_required_entries(self) -> None:
-        selftest = b"test_msgid: [Hardware Error]: CPU %d: Machine Check: " \
-                   b"synthetic test event %d (not a hardware error) " \
-                   b"Bank %d: %016llx"
+        selftest = b"test_msgid: [Firmware Info]: firmware information " \
+                   b"from the test: %d"
         ids = {e.id for e in self.entries}
         self.assertIn("%08x" % zlib.crc32(selftest), ids)
         for lang in ("", "de", "ja"):

@@ -31,8 +31,8 @@ LITERALS = {
     b"rust pr_warn: {:?}\n": "f86d5972",
     b"rust line starts: {}": "342a7425",
     b" and continues: {}\n": "ee1a98e4",
-    b"[Hardware Error]: rust synthetic test event {} (not a hardware "
-    b"error)\n": "cc367dc7",
+    b"[Firmware Info]: rust synthetic test event {} (not a message from "
+    b"the firmware)\n": "47c47c82",
     b"rust dev_info on a faux device: {}\n": "f56e24c7",
     b"rust dev_err on a faux device: {:#x}\n": "ce143efc",
 }
@@ -49,8 +49,8 @@ ENTRIES = [
              b"../lib/test_msgid_rust.rs", 29, b"\x014%s: %pAl", b"%s: "),
     eb.Entry(b" and continues: {}\n", b"test_msgid_rust",
              b"../lib/test_msgid_rust.rs", 31, b"\x01c%pAl", None),
-    eb.Entry(b"[Hardware Error]: rust synthetic test event {} (not a "
-             b"hardware error)\n", b"test_msgid_rust",
+    eb.Entry(b"[Firmware Info]: rust synthetic test event {} (not a "
+             b"message from the firmware)\n", b"test_msgid_rust",
              b"/home/u/src/linux/lib/test_msgid_rust.rs", 32,
              b"\x013%s: %pAl", b"%s: "),
     eb.Entry(b"rust dev_err on a faux device: {:#x}\n", b"test_msgid_rust",
@@ -135,7 +135,7 @@ class RustIdTest(unittest.TestCase):
         site = ids.CallSite.from_format(
             ENTRIES[3].fmt, file="a.rs", line=1, function="m",
             module="vmlinux", origin="elf")
-        self.assertEqual(site.msg_class, "hardware")
+        self.assertEqual(site.msg_class, "firmware-info")
 
     def test_one_newline(self) -> None:
         self.assertEqual(ids.msgid(b"rust pr_warn: {:?}\n"),
@@ -206,8 +206,8 @@ class RustElfTest(unittest.TestCase):
              "4", "none"),
             ("ee1a98e4", "lib/test_msgid_rust.rs", 31, "test_msgid_rust",
              "c", "none"),
-            ("cc367dc7", "lib/test_msgid_rust.rs", 32, "test_msgid_rust",
-             "3", "hardware"),
+            ("47c47c82", "lib/test_msgid_rust.rs", 32, "test_msgid_rust",
+             "3", "firmware-info"),
             ("ce143efc", "lib/test_msgid_rust.rs", 38, "test_msgid_rust",
              "3", "none"),
             (PROBE[1], "rust/kernel/auxiliary.rs", 278, "kernel::auxiliary",

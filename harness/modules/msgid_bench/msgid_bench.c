@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Benchmark of printk message identifiers, driven by KUnit.
+ * Benchmark of printk message identifiers, driven by KUnit: an out-of-tree
+ * module of the harness (harness/bench.sh builds it against out/linux).
  *
  * Stores @count messages of each kind through printk(), @reps times, and
  * prints the median nanoseconds per message for each kind with the
