@@ -20,7 +20,7 @@ RT := $(H)/configs/rt.config
 # Every job runs under jobs.sh, which logs its wall time (out/jobs.log).
 J = $(H)/jobs.sh run $@
 
-.PHONY: help deps base tree refresh kernel kernel-off kernel-smp kernel-rt check-rt kernel-arm64 kunit kunit-um \
+.PHONY: help deps base tree refresh kernel kernel-off kernel-base la57-boots kernel-smp kernel-rt check-rt kernel-arm64 kunit kunit-um \
 	rust-root kernel-rust check-rust \
 	kunit-i386 vectors pytest selftest check-debug check-smp demo series series-check series-check-small \
 	docs docs-html bench bench-icount bench-db object-cost check-crc-nmi fuzz pipeline pipeline-syslog-ng \
@@ -35,6 +35,9 @@ help:
 	@echo "make kernel      the x86_64 test kernel, CONFIG_PRINTK_MSGID=y, the wrapper subsystems,"
 	@echo "                 e1000, ext4, lockdep, KASAN, UBSAN, KUnit (out/build/msgid)"
 	@echo "make kernel-off  the same kernel with the feature compiled out"
+	@echo "make kernel-base the same kernel built from the base without the series (out/build/base)"
+	@echo "make la57-boots  the base and the series (printk.msgid=0, =1) booted on 5-level paging,"
+	@echo "                 KASAN reports counted (issue 47; LA57_BOOTS=30 each, about 30 min)"
 	@echo "make kernel-arm64  a small arm64 kernel, cross-built (out/build/arm64)"
 	@echo "make rust-root   a Debian 13 build root with rustc, bindgen, clang (out/rust-root; not on the host)"
 	@echo "make kernel-rust a lean x86_64 kernel with CONFIG_RUST=y and the Rust print sample,"
@@ -81,6 +84,16 @@ kernel: tree
 
 kernel-off: tree
 	$(J) $(H)/build.sh nomsgid $(X86) $(DISTRO) $(WRAPPERS) $(DEBUG) $(OFF)
+
+# The test kernel's configuration built from the base without the series
+# (a git worktree of out/linux at tag base, out/linux-base): the
+# comparison of make la57-boots. Not part of make check.
+kernel-base: tree
+	$(J) $(H)/build-base.sh base $(X86) $(DISTRO) $(WRAPPERS) $(DEBUG)
+
+# Whose is the KASAN report on 5-level paging (harness/la57-boots.sh)?
+la57-boots: kernel kernel-base
+	$(J) $(H)/la57-boots.sh
 
 kernel-smp: tree
 	$(J) $(H)/build.sh smp $(X86) $(DISTRO) $(SMP)
