@@ -78,4 +78,3 @@ class Database:
         except (sqlite3.Error, UnicodeDecodeError) as e:
             raise DatabaseError("%s: not a msgid database (%s)"
                                 % (self.path, str(e)[:160])) from None
-
