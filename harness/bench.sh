@@ -29,7 +29,7 @@
 # reports is a number of guest instructions, free of host load and of the
 # host's code-layout effects (but blind to cache misses and pipeline
 # stalls), with a log buffer that holds every record of the run
-# (log_buf_len=32M), so that no measurement pays for pushing older records
+# (log_buf_len=64M), so that no measurement pays for pushing older records
 # out. Raw logs: out/bench-icount/.
 #
 # Knobs (environment): ROUNDS (11; 2 with ICOUNT=1, which is deterministic
@@ -80,13 +80,29 @@ command -v busybox >/dev/null || die "busybox missing: run harness/deps.sh"
 
 [ -d "$TREE" ] || die "no out/linux: run 'make tree' first"
 mkdir -p "$logs" "$BUILD"
+
+# The benchmark's kernels build from a copy of out/linux (a real copy, not
+# hard links: an edit made in out/linux while a benchmark builds must not
+# reach it; one directory per build beside it, as objdir has) with the
+# benchmark's call
+# sites built into vmlinux too: lib/msgid_bench_vmlinux.c includes the
+# module's source with MSGID_BENCH_VMLINUX, so that every kind is measured
+# with its format in vmlinux .rodata and in the module's.
+btree=$OUT/bench-tree
+if [ "$BENCH_BUILD" = 1 ]; then
+	say "bench: copying out/linux to ${btree#"$ROOT"/} (about a minute, 1.5 GB)"
+	rsync -a --delete --exclude='/build-*' --exclude=/.git "$TREE/" "$btree/"
+	{ cat "$TREE/lib/Makefile"; echo "obj-y += msgid_bench_vmlinux.o"; } > "$btree/lib/Makefile"
+	printf '// SPDX-License-Identifier: GPL-2.0\n#define MSGID_BENCH_VMLINUX\n#include "%s/harness/modules/msgid_bench/msgid_bench.c"\n' \
+		"$ROOT" > "$btree/lib/msgid_bench_vmlinux.c"
+fi
 rm -f "$logs"/run-*.log
 # A relative BENCH_BASE is relative to where make ran, not to the tree.
 if [ -n "$BENCH_BASE" ]; then
 	BENCH_BASE=$(cd "$BENCH_BASE" 2>/dev/null && pwd) ||
 		die "BENCH_BASE: no directory ${BENCH_BASE}"
 fi
-cd "$TREE"
+cd "$btree"
 t0=$(date +%s)
 
 # The guest's /run.sh: load the benchmark with the msgid_bench.*
@@ -98,6 +114,10 @@ mkdir -p "$rundir"
 cat > "$rundir/run.sh" <<'RUN'
 #!/bin/sh
 dmesg -n 7
+# What the table says it ran on: the CPU model and the consoles.
+echo "msgid_bench-env: cpu=$(sed -n 's/^model name[[:space:]]*: //p;T;q' /proc/cpuinfo)"
+echo "msgid_bench-env: consoles=$(awk '{printf "%s%s", s, $1; s=","}' /proc/consoles)"
+echo "msgid_bench-env: kernel=$(uname -r) cmdline=$(cat /proc/cmdline)"
 # shellcheck disable=SC2046 # one insmod argument per parameter
 insmod /msgid_bench.ko $(tr ' ' '\n' < /proc/cmdline | sed -n 's/^msgid_bench\.//p') ||
 	echo "msgid_bench: insmod failed"
@@ -108,7 +128,7 @@ if [ "$BENCH_BUILD" = 1 ]; then
 	say "bench: building $what, about 10 s each when up to date"
 	for v in $variants; do
 		t1=$(date +%s)
-		dir=$(objdir "$pre-$v")
+		dir=$(objdir "$pre-$v" "$btree")
 		if ! ./tools/testing/kunit/kunit.py build "${arch[@]}" \
 			--kunitconfig="$conf/$v.kunitconfig" \
 			--kunitconfig="$conf/module.kunitconfig" "${xconf[@]}" \
@@ -133,7 +153,7 @@ boot() {
 	local args="loglevel=7 msgid_bench.count=$COUNT msgid_bench.reps=$REPS $*"
 	if [ "$ICOUNT" = 1 ]; then
 		SMP=1 QEMU_EXTRA="-icount shift=0" "$ROOT/harness/boot.sh" "$dir/$kimg" \
-			"$logs/initramfs.cpio.gz" "$log" "log_buf_len=32M $args" 900 > /dev/null 2>&1 || rc=$?
+			"$logs/initramfs.cpio.gz" "$log" "log_buf_len=64M $args" 900 > /dev/null 2>&1 || rc=$?
 	else
 		# shellcheck disable=SC2086 # args is a list of kernel parameters
 		timeout --foreground -k 5 900 "$dir/$kimg" mem=1G console=tty \

@@ -3,25 +3,37 @@
  * Benchmark of printk message identifiers, driven by KUnit: an out-of-tree
  * module of the harness (harness/bench.sh builds it against out/linux).
  *
+ * The same file is also built into the kernel the benchmark boots
+ * (MSGID_BENCH_VMLINUX, see harness/bench.sh), where it only provides its
+ * call sites, msgid_bench_store_vmlinux(): so every kind of message is
+ * measured twice, with its format in vmlinux .rodata (the identifier
+ * cache keeps those) and in the module's (kind names ending in "@mod").
+ *
  * Stores @count messages of each kind through printk(), @reps times, and
- * prints the median nanoseconds per message for each kind with the
- * printk.msgid switch off and on (only off without CONFIG_PRINTK_MSGID or
- * with only_off=1), and, with CONFIG_PRINTK_MSGID, the cost of
- * printk_msgid_get() alone.
- * Kinds and modes are interleaved inside each repetition, and the order of
- * the modes alternates between repetitions, so that a slow phase of the
- * machine weighs on every cell alike.
+ * prints per kind and mode the median, mean, lowest and highest
+ * instructions (or nanoseconds) per message, with the printk.msgid switch
+ * off and on (only off without CONFIG_PRINTK_MSGID or with only_off=1),
+ * the on/off ratio of each repetition (median and mean), and, with
+ * CONFIG_PRINTK_MSGID, the cost of printk_msgid_get() alone.
+ * Kinds, places and modes are interleaved inside each repetition, and the
+ * order of the modes alternates between repetitions, so that a slow phase
+ * of the machine weighs on every cell alike.
  *
- * The messages measured are KERN_DEBUG, the results KERN_INFO lines of the
- * form
+ * The consoles are suspended (flushed, then held) for the whole of the
+ * measurement, so that no timed window pays for a console printing or
+ * skipping records, its own or another window's; they are resumed before
+ * the results are printed. The messages measured are KERN_DEBUG, the
+ * results KERN_INFO lines of the form
  *
- *   msgid_bench: kind=short mode=on ns=812.3
+ *   msgid_bench: kind=short mode=on ns=812.3 mean=812.9 min=... max=...
  *
  * so boot with loglevel=7: the console then prints the results and none
  * of the messages measured.
  */
 
 #include <kunit/test.h>
+#include <linux/console.h>
+#include <linux/export.h>
 #include <linux/jump_label.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
@@ -34,32 +46,11 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 
-MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
-
-static unsigned int count = 2000;
-module_param(count, uint, 0444);
-MODULE_PARM_DESC(count, "messages per kind, mode and repetition");
-
-static unsigned int reps = 15;
-module_param(reps, uint, 0444);
-MODULE_PARM_DESC(reps, "repetitions; the median is reported");
-
 /*
- * A kernel that switches the identifiers on between measurements leaves
- * longer records in the ring buffer, which the next measurement with the
- * switch off then pushes out: to compare the switch-off path with a
- * CONFIG_PRINTK_MSGID=n kernel, measure it alone.
+ * What pr_info() expands to in a file with a pr_fmt() using __func__ (the
+ * same literal in vmlinux and in the module, whatever KBUILD_MODNAME is).
  */
-static bool only_off;
-module_param(only_off, bool, 0444);
-MODULE_PARM_DESC(only_off, "measure with the switch off only, never turning it on");
-
-/* The result lines: nothing to wake anyone for. */
-#define bench_report(fmt, ...) \
-	printk(KERN_INFO "msgid_bench: " fmt "\n", ##__VA_ARGS__)
-
-/* What pr_info() expands to in a file with a pr_fmt() using __func__. */
-#define BENCH_PR_FMT(fmt) KBUILD_MODNAME ": %s: " fmt
+#define BENCH_PR_FMT(fmt) "msgid_bench: %s: " fmt
 
 /*
  * A device name is not in .rodata (dev_name() is the kobject's allocated
@@ -192,6 +183,44 @@ static u64 bench_store(enum bench_kind kind, unsigned int n)
 		return 0;
 	}
 }
+
+#ifdef MSGID_BENCH_VMLINUX
+
+/* The call sites of bench_store(), built into vmlinux. */
+u64 msgid_bench_store_vmlinux(int kind, unsigned int n);
+u64 msgid_bench_store_vmlinux(int kind, unsigned int n)
+{
+	return bench_store(kind, n);
+}
+EXPORT_SYMBOL_GPL(msgid_bench_store_vmlinux);
+
+#else /* !MSGID_BENCH_VMLINUX: the module */
+
+u64 msgid_bench_store_vmlinux(int kind, unsigned int n);
+
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
+
+static unsigned int count = 2000;
+module_param(count, uint, 0444);
+MODULE_PARM_DESC(count, "messages per kind, mode and repetition");
+
+static unsigned int reps = 15;
+module_param(reps, uint, 0444);
+MODULE_PARM_DESC(reps, "repetitions; the median is reported");
+
+/*
+ * A kernel that switches the identifiers on between measurements leaves
+ * longer records in the ring buffer, which the next measurement with the
+ * switch off then pushes out: to compare the switch-off path with a
+ * CONFIG_PRINTK_MSGID=n kernel, measure it alone.
+ */
+static bool only_off;
+module_param(only_off, bool, 0444);
+MODULE_PARM_DESC(only_off, "measure with the switch off only, never turning it on");
+
+/* The result lines: nothing to wake anyone for. */
+#define bench_report(fmt, ...) \
+	printk(KERN_INFO "msgid_bench: " fmt "\n", ##__VA_ARGS__)
 
 #ifdef CONFIG_PRINTK_MSGID
 
@@ -326,6 +355,15 @@ static bool bench_get_mode(void) { return false; }
 
 static const char * const bench_mode_names[] = { "off", "on" };
 
+/* Where the format of a kind is: vmlinux .rodata, or the module's. */
+#define BENCH_NR_PLACES	2
+static const char * const bench_place_suffix[BENCH_NR_PLACES] = { "", "@mod" };
+
+static u64 bench_store_at(int place, enum bench_kind kind, unsigned int n)
+{
+	return place ? bench_store(kind, n) : msgid_bench_store_vmlinux(kind, n);
+}
+
 static int bench_cmp_u64(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
@@ -338,6 +376,16 @@ static u64 bench_median(u64 *v, unsigned int n)
 {
 	sort(v, n, sizeof(*v), bench_cmp_u64, NULL);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static u64 bench_mean(const u64 *v, unsigned int n)
+{
+	u64 sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	return div_u64(sum, n);
 }
 
 /* ns/message with one decimal, as "812.3", from a total over @n messages. */
@@ -355,65 +403,108 @@ static struct bench_ns bench_ns(u64 total, unsigned int n)
 	return b;
 }
 
+/*
+ * The consoles, suspended around the measurement: console_suspend()
+ * flushes each one, then holds it, so that no console prints (or skips
+ * past) a record inside a timed window.
+ */
+#define BENCH_MAX_CONSOLES	8
+static struct console *bench_consoles[BENCH_MAX_CONSOLES];
+static int bench_nr_consoles;
+
+static void bench_consoles_suspend(void)
+{
+	struct console *con;
+	int i;
+
+	console_list_lock();
+	for_each_console(con) {
+		if (bench_nr_consoles < BENCH_MAX_CONSOLES && (con->flags & CON_ENABLED))
+			bench_consoles[bench_nr_consoles++] = con;
+	}
+	console_list_unlock();
+	for (i = 0; i < bench_nr_consoles; i++)
+		console_suspend(bench_consoles[i]);
+}
+
+static void bench_consoles_resume(void)
+{
+	while (bench_nr_consoles > 0)
+		console_resume(bench_consoles[--bench_nr_consoles]);
+}
+
+#define BENCH_NR_CELLS	(BENCH_NR_KINDS * BENCH_NR_PLACES)
+
 static void msgid_bench_printk(struct kunit *test)
 {
-	/* per kind and mode: the time of each repetition */
-	u64 *t = kunit_kcalloc(test, BENCH_NR_KINDS * BENCH_NR_MODES * reps,
+	/* per kind, place and mode: the time of each repetition */
+	u64 *t = kunit_kcalloc(test, BENCH_NR_CELLS * BENCH_NR_MODES * reps,
 			       sizeof(*t), GFP_KERNEL);
-	/* per kind: on/off per repetition, in parts per 10^6 */
-	u64 *ratio = kunit_kcalloc(test, BENCH_NR_KINDS * reps, sizeof(*ratio),
+	/* per kind and place: on/off per repetition, in parts per 10^6 */
+	u64 *ratio = kunit_kcalloc(test, BENCH_NR_CELLS * reps, sizeof(*ratio),
 				   GFP_KERNEL);
 	int nmodes = only_off ? 1 : BENCH_NR_MODES;
 	bool was_on = bench_get_mode();
 	unsigned int r, n = count;
-	int k, i, mode;
+	int k, c, i, mode, place;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_ASSERT_NOT_NULL(test, ratio);
 	KUNIT_ASSERT_GT(test, n, 0);
 	KUNIT_ASSERT_GT(test, reps, 0);
-#define T(k, mode, r) t[((k) * BENCH_NR_MODES + (mode)) * reps + (r)]
+#define T(c, mode, r) t[((c) * BENCH_NR_MODES + (mode)) * reps + (r)]
 
-	bench_report("start config_msgid=%d modes=%d count=%u reps=%u",
-		     IS_ENABLED(CONFIG_PRINTK_MSGID), nmodes, n, reps);
+	bench_consoles_suspend();
 
 	/* Warm up caches and the ring buffer. */
-	for (k = 0; k < BENCH_NR_KINDS; k++)
+	for (c = 0; c < BENCH_NR_CELLS; c++)
 		for (mode = 0; mode < nmodes; mode++) {
 			bench_set_mode(mode);
-			bench_store(k, n / 4);
+			bench_store_at(c % BENCH_NR_PLACES, c / BENCH_NR_PLACES, n / 4);
 		}
 
 	for (r = 0; r < reps; r++) {
-		for (k = 0; k < BENCH_NR_KINDS; k++) {
+		for (c = 0; c < BENCH_NR_CELLS; c++) {
+			k = c / BENCH_NR_PLACES;
+			place = c % BENCH_NR_PLACES;
 			for (i = 0; i < nmodes; i++) {
 				/* off, on in even repetitions; on, off in odd ones */
 				mode = r % 2 ? nmodes - 1 - i : i;
 				bench_set_mode(mode);
-				T(k, mode, r) = bench_store(k, n);
+				T(c, mode, r) = bench_store_at(place, k, n);
 			}
 			if (nmodes == 2)
-				ratio[k * reps + r] = div64_u64(T(k, 1, r) * 1000000,
-								max_t(u64, T(k, 0, r), 1));
+				ratio[c * reps + r] = div64_u64(T(c, 1, r) * 1000000,
+								max_t(u64, T(c, 0, r), 1));
 		}
 		cond_resched();
 	}
 	bench_set_mode(was_on);
+	bench_consoles_resume();
 
-	for (k = 0; k < BENCH_NR_KINDS; k++) {
+	bench_report("start config_msgid=%d modes=%d count=%u reps=%u consoles_suspended=yes",
+		     IS_ENABLED(CONFIG_PRINTK_MSGID), nmodes, n, reps);
+	for (c = 0; c < BENCH_NR_CELLS; c++) {
+		const char *kind = bench_kind_names[c / BENCH_NR_PLACES];
+		const char *at = bench_place_suffix[c % BENCH_NR_PLACES];
+
 		for (mode = 0; mode < nmodes; mode++) {
-			u64 med = bench_median(&T(k, mode, 0), reps);
-			u64 lo = T(k, mode, 0), hi = T(k, mode, reps - 1);
+			u64 mean = bench_mean(&T(c, mode, 0), reps);
+			u64 med = bench_median(&T(c, mode, 0), reps);
+			u64 lo = T(c, mode, 0), hi = T(c, mode, reps - 1);
 
-			bench_report("kind=%s mode=%s ns=%s min=%s max=%s n=%u reps=%u",
-				     bench_kind_names[k], bench_mode_names[mode],
-				     bench_ns(med, n).s, bench_ns(lo, n).s,
+			bench_report("kind=%s%s mode=%s ns=%s mean=%s min=%s max=%s n=%u reps=%u",
+				     kind, at, bench_mode_names[mode], bench_ns(med, n).s,
+				     bench_ns(mean, n).s, bench_ns(lo, n).s,
 				     bench_ns(hi, n).s, n, reps);
 		}
 		if (nmodes == 2) {
-			u64 med = bench_median(&ratio[k * reps], reps);
+			u64 mean = bench_mean(&ratio[c * reps], reps);
+			u64 med = bench_median(&ratio[c * reps], reps);
 
-			bench_report("kind=%s on_off_ppm=%llu", bench_kind_names[k], med);
+			bench_report("kind=%s%s on_off_ppm=%llu mean_ppm=%llu min_ppm=%llu max_ppm=%llu",
+				     kind, at, med, mean, ratio[c * reps],
+				     ratio[c * reps + reps - 1]);
 		}
 	}
 #undef T
@@ -509,3 +600,5 @@ kunit_test_suite(msgid_bench_suite);
 
 MODULE_DESCRIPTION("Benchmark of printk message identifiers");
 MODULE_LICENSE("GPL");
+
+#endif /* MSGID_BENCH_VMLINUX */
