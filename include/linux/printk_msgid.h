@@ -70,6 +70,7 @@ u16 printk_msgid_prefix(char *buf, struct printk_msgid *msgid, size_t size,
 			size_t text_len, bool newline);
 #if IS_ENABLED(CONFIG_KUNIT)
 unsigned long printk_msgid_hashed_here(void);
+void printk_msgid_drop_modules(void);
 #endif
 
 #ifdef CONFIG_PRINTK_MSGID

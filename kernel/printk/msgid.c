@@ -23,14 +23,16 @@
 #include <linux/cpumask.h>
 #include <linux/crc32.h>
 #include <linux/debugfs.h>
-#include <linux/hash.h>
 #include <linux/hex.h>
 #include <linux/init.h>
 #include <linux/kstrtox.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
+#include <linux/pgtable.h>
 #include <linux/printk.h>
 #include <linux/printk_msgid.h>
+#include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/sprintf.h>
 #include <linux/string.h>
@@ -180,12 +182,14 @@ static void msgid_count(enum printk_msgid_class class)
 /*
  * ---- The cache -------------------------------------------------------------
  *
- * Strings in the kernel's .rodata never change, so what is learnt about
- * them is kept in one small direct-mapped table, msgid_cache. Its rules:
+ * Strings in the kernel's and the modules' .rodata do not change while
+ * they are there, so what is learnt about them is kept in one small
+ * direct-mapped table, msgid_cache. Its rules:
  *
- *  - Keys only for immutable vmlinux .rodata: the offset of a format in
- *    it, never 0, and never for __ro_after_init data, which init code may
- *    still write. Formats of modules and in buffers are not kept.
+ *  - Keys only for read-only data: a format's offset in vmlinux .rodata
+ *    (not in __ro_after_init data, which init code may still write), or in
+ *    the module area, where it is in a module's .rodata. Formats in
+ *    buffers are not kept. A module's entries are dropped when it goes.
  *  - A value depends only on its key: the identifier, tag and conversions
  *    of a format. Two writers of one key write the same entry; writers of
  *    two keys that share a slot each write a valid entry, and the last one
@@ -200,13 +204,22 @@ static void msgid_count(enum printk_msgid_class class)
  *   bits 32..34  first tag in the format (enum printk_msgid_class)
  *   bit  35      the format has a %pV or %pA: it may pass another on
  *   bit  36      the format has a %s
- *   bits 37..63  offset in .rodata
+ *   bit  37      the entry is valid
+ *   bits 38..62  the offset of the format in its region but for its
+ *                MSGID_CACHE_BITS low bits, which the slot stands for
+ *   bit  63      the region: vmlinux .rodata (0), the module area (1)
+ *
+ * A key has the bits 37..63 of its entry, and its slot in bits 0..9.
  */
 #define MSGID_CACHE_BITS	10
 #define MSGID_CLASS_SHIFT	32
 #define MSGID_FMT_FOLLOW	BIT_ULL(35)
 #define MSGID_FMT_STR		BIT_ULL(36)
-#define MSGID_CACHE_OFF_SHIFT	37
+#define MSGID_CACHE_VALID_SHIFT	37
+#define MSGID_CACHE_VALID	BIT_ULL(MSGID_CACHE_VALID_SHIFT)
+#define MSGID_CACHE_OFF_SHIFT	38
+#define MSGID_CACHE_MODULE	BIT_ULL(63)
+#define MSGID_CACHE_SLOTS	BIT(MSGID_CACHE_BITS)
 
 static enum printk_msgid_class msgid_entry_class(u64 e)
 {
@@ -214,23 +227,72 @@ static enum printk_msgid_class msgid_entry_class(u64 e)
 }
 
 #ifdef CONFIG_64BIT
-static u64 msgid_cache[1 << MSGID_CACHE_BITS];
+static u64 msgid_cache[MSGID_CACHE_SLOTS];
+
+#if defined(CONFIG_MODULES) && defined(MODULES_VADDR)
+/* The offset of @addr in the module area if it is in a module's .rodata. */
+static unsigned long msgid_module_offset(unsigned long addr)
+{
+	struct module *mod;
+
+	guard(rcu)();
+	mod = __module_address(addr);
+	if (!mod || !within_module_mem_type(addr, mod, MOD_RODATA))
+		return ULONG_MAX;
+	return addr - MODULES_VADDR;
+}
+
+/* Forget the formats of every module: one is going. */
+static void msgid_cache_drop_modules(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < MSGID_CACHE_SLOTS; i++)
+		if (READ_ONCE(msgid_cache[i]) & MSGID_CACHE_MODULE)
+			WRITE_ONCE(msgid_cache[i], 0);
+}
+
+static int msgid_module_notify(struct notifier_block *nb, unsigned long state, void *data)
+{
+	/* The module's code has run its last: nothing adds its formats again. */
+	if (state == MODULE_STATE_GOING)
+		msgid_cache_drop_modules();
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block msgid_module_nb = {
+	.notifier_call = msgid_module_notify,
+};
+
+static void __init msgid_cache_init(void)
+{
+	register_module_notifier(&msgid_module_nb);
+}
+#else
+static inline unsigned long msgid_module_offset(unsigned long addr) { return ULONG_MAX; }
+static inline void msgid_cache_drop_modules(void) { }
+static inline void msgid_cache_init(void) { }
+#endif
 
 /* The key of @s, 0 if @s is not kept. */
 static u64 msgid_cache_key(const char *s)
 {
-	unsigned long off = (unsigned long)s - (unsigned long)__start_rodata;
+	unsigned long addr = (unsigned long)s, off;
+	u64 region = 0;
 
-	if (!is_kernel_rodata((unsigned long)s) || !off ||
-	    off >= BIT_ULL(64 - MSGID_CACHE_OFF_SHIFT) ||
-	    is_kernel_ro_after_init((unsigned long)s))
+	if (is_kernel_rodata(addr)) {
+		if (is_kernel_ro_after_init(addr))
+			return 0;
+		off = addr - (unsigned long)__start_rodata;
+	} else {
+		off = msgid_module_offset(addr);
+		region = MSGID_CACHE_MODULE;
+	}
+	if (off >= BIT_ULL(63 - MSGID_CACHE_OFF_SHIFT + MSGID_CACHE_BITS))
 		return 0;
-	return (u64)off << MSGID_CACHE_OFF_SHIFT;
-}
-
-static u64 *msgid_cache_slot(u64 key)
-{
-	return &msgid_cache[hash_32(key >> MSGID_CACHE_OFF_SHIFT, MSGID_CACHE_BITS)];
+	return region | MSGID_CACHE_VALID |
+	       (u64)(off >> MSGID_CACHE_BITS) << MSGID_CACHE_OFF_SHIFT |
+	       ((off ^ (off >> MSGID_CACHE_BITS)) & (MSGID_CACHE_SLOTS - 1));
 }
 
 /* The entry of @key, or 0. */
@@ -240,20 +302,23 @@ static u64 msgid_cache_get(u64 key)
 
 	if (!key)
 		return 0;
-	e = READ_ONCE(*msgid_cache_slot(key));
-	return (e ^ key) >> MSGID_CACHE_OFF_SHIFT ? 0 : e;
+	e = READ_ONCE(msgid_cache[key & (MSGID_CACHE_SLOTS - 1)]);
+	return (e ^ key) >> MSGID_CACHE_VALID_SHIFT ? 0 : e;
 }
 
 static void msgid_cache_put(u64 key, u64 val)
 {
 	BUILD_BUG_ON(PRINTK_MSGID_NR_CLASSES > 8);
 	if (key)
-		WRITE_ONCE(*msgid_cache_slot(key), key | val);
+		WRITE_ONCE(msgid_cache[key & (MSGID_CACHE_SLOTS - 1)],
+			   (key & ~(u64)(MSGID_CACHE_SLOTS - 1)) | val);
 }
 #else
 static inline u64 msgid_cache_key(const char *s) { return 0; }
 static inline u64 msgid_cache_get(u64 key) { return 0; }
 static inline void msgid_cache_put(u64 key, u64 val) { }
+static inline void msgid_cache_drop_modules(void) { }
+static inline void msgid_cache_init(void) { }
 #endif /* CONFIG_64BIT */
 
 /*
@@ -472,6 +537,17 @@ unsigned long printk_msgid_hashed_here(void)
 	return this_cpu_read(msgid_stats.hashed);
 }
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_hashed_here);
+
+/**
+ * printk_msgid_drop_modules - forget the modules' formats, as on an unload
+ *
+ * For KUnit.
+ */
+void printk_msgid_drop_modules(void)
+{
+	msgid_cache_drop_modules();
+}
+EXPORT_SYMBOL_IF_KUNIT(printk_msgid_drop_modules);
 #endif
 
 /* ---- Parameters and the debugfs file ------------------------------------ */
@@ -520,6 +596,7 @@ early_param("printk.msgid", msgid_early_param);
 
 static int __init msgid_stats_init(void)
 {
+	msgid_cache_init();
 	static_branch_enable(&msgid_percpu);
 	return 0;
 }

@@ -19,6 +19,7 @@
 #include <linux/err.h>
 #include <linux/kmsg_dump.h>
 #include <linux/kstrtox.h>
+#include <linux/pgtable.h>
 #include <linux/printk.h>
 #include <linux/printk_msgid.h>
 #include <linux/random.h>
@@ -544,40 +545,60 @@ static void msgid_replay_test(struct kunit *test)
 	test->priv = NULL;
 }
 
+static char msgid_writable_fmt[] = "msgid kunit cache %d";
+
 /*
- * A format in vmlinux .rodata is hashed once, then answered by the cache;
- * a format elsewhere is hashed on every call. Interrupts are off so that
- * no other printk() on this CPU counts in between.
+ * A format in .rodata (of vmlinux, or of this module when it is one) is
+ * hashed once, then answered by the cache; a format elsewhere is hashed
+ * on every call. Interrupts are off so that no other printk() on this CPU
+ * counts in between.
  */
 static void msgid_cache_test(struct kunit *test)
 {
 	static const char *const fmt = "msgid kunit cache %d";
 	char buf[32];
-	unsigned long h0, h1, h2, h3;
+	unsigned long h[5];
 	struct printk_msgid m1, m2;
 	unsigned long flags;
 
 	if (!IS_ENABLED(CONFIG_64BIT))
 		kunit_skip(test, "32-bit kernels have no identifier cache");
+#ifndef MODULES_VADDR
 	if (!IS_BUILTIN(CONFIG_PRINTK_MSGID_KUNIT_TEST))
-		kunit_skip(test, "a module's formats are not in vmlinux .rodata: never cached");
+		kunit_skip(test, "no module area: a module's formats are not cached");
+#endif
 
 	strscpy(buf, fmt, sizeof(buf));
 	local_irq_save(flags);
-	h0 = printk_msgid_hashed_here();
+	h[0] = printk_msgid_hashed_here();
 	msgid_get(&m1, fmt, 1);
-	h1 = printk_msgid_hashed_here();
+	h[1] = printk_msgid_hashed_here();
 	msgid_get(&m2, fmt, 2);
-	h2 = printk_msgid_hashed_here();
+	h[2] = printk_msgid_hashed_here();
 	msgid_get(&m2, buf, 3);
 	msgid_get(&m2, buf, 4);
-	h3 = printk_msgid_hashed_here();
+	h[3] = printk_msgid_hashed_here();
+	msgid_get(&m2, msgid_writable_fmt, 5);
+	msgid_get(&m2, msgid_writable_fmt, 6);
+	h[4] = printk_msgid_hashed_here();
 	local_irq_restore(flags);
 
-	KUNIT_EXPECT_EQ_MSG(test, h1 - h0, 1, "first call: hashed");
-	KUNIT_EXPECT_EQ_MSG(test, h2 - h1, 0, "second call: from the cache");
-	KUNIT_EXPECT_EQ_MSG(test, h3 - h2, 2, "a format on the stack: hashed every time");
+	KUNIT_EXPECT_EQ_MSG(test, h[1] - h[0], 1, "first call: hashed");
+	KUNIT_EXPECT_EQ_MSG(test, h[2] - h[1], 0, "second call: from the cache");
+	KUNIT_EXPECT_EQ_MSG(test, h[3] - h[2], 2, "a format on the stack: hashed every time");
+	KUNIT_EXPECT_EQ_MSG(test, h[4] - h[3], 2, "a format in writable data: hashed every time");
 	KUNIT_EXPECT_EQ(test, m1.id, printk_msgid_hash(fmt));
+	KUNIT_EXPECT_EQ(test, m2.id, m1.id);
+
+	/* When a module goes, the formats of modules are hashed again. */
+	local_irq_save(flags);
+	h[0] = printk_msgid_hashed_here();
+	printk_msgid_drop_modules();
+	msgid_get(&m2, fmt, 7);
+	h[1] = printk_msgid_hashed_here();
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ_MSG(test, h[1] - h[0], !IS_BUILTIN(CONFIG_PRINTK_MSGID_KUNIT_TEST),
+			    "after a module went");
 	KUNIT_EXPECT_EQ(test, m2.id, m1.id);
 }
 
