@@ -380,7 +380,7 @@ static noinline __printf(3, 0)
 int msgid_size_traced(char *buf, size_t size, const char *fmt, va_list args,
 		      struct printk_msgid *msgid)
 {
-	struct printf_trace trace;
+	struct printf_trace trace __uninitialized;
 	int len;
 
 	len = vsnprintf_trace(buf, size, fmt, args, &trace);

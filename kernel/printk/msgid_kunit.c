@@ -102,6 +102,7 @@ static const struct {
 	MSGID_VECTOR("\0016msgid kunit: %u\n", 0x3b276aba),
 	MSGID_VECTOR("msgid kunit dev %u\n", 0xe060fb40),
 	MSGID_VECTOR("\0016msgid kunit cont %u", 0x48e28db4),
+	MSGID_VECTOR("\001cmsgid kunit orphan %u\n", 0x9b6b2b6b),
 	MSGID_VECTOR("msgid kunit deferred %u\n", 0xfa92e49a),
 	MSGID_VECTOR("\0016msgid kunit long %u %s\n", 0x43b0819b),
 	MSGID_VECTOR("%c %hhd %ld %lld %zu %td %p %*d %s tail", 0x8debe315),
@@ -770,6 +771,12 @@ static void msgid_record_cont_test(struct kunit *test)
 	/* One prefix, at the start: the fragment is appended without one. */
 	KUNIT_EXPECT_EQ(test, s->rec.len,
 			PRINTK_MSGID_PREFIX_LEN + strlen(s->marker) + strlen(" tail"));
+
+	/* A fragment with no open record to go to opens one: identified. */
+	n = msgid_marker(s, "msgid kunit orphan");
+	pr_cont("msgid kunit orphan %u\n", n);
+	KUNIT_ASSERT_TRUE(test, msgid_find(&s->rec, s->marker));
+	KUNIT_EXPECT_EQ(test, msgid_of(&s->rec), msgid_vector_id("\001cmsgid kunit orphan %u\n"));
 }
 
 static void msgid_record_deferred_test(struct kunit *test)
