@@ -316,6 +316,9 @@ static size_t arena_put(char *dst, size_t at, const char *s, size_t len, u64 h)
 	return ((at + len + 1 + 7) & ~7ul) + 8 + (h >> 61);
 }
 
+/* The most arena_put() takes for a text of @len bytes. */
+#define TEXT_ROOM(len)	((len) + 1 + 7 + 8 + 7)
+
 /*
  * The address of @s in .rodata part @part, or NULL when the part or its
  * index is full: a format at a given address never changes, as in the
@@ -491,10 +494,12 @@ static void mod_reload(struct fake_mod *fm)
 	fm->mod.state = MODULE_STATE_UNFORMED;
 	for (int r = 0; r < MOD_RANGES; r++) {
 		char *p = fm->base + 2 * MOD_RANGE * r;
+		size_t n = fm->next[r] < MOD_RANGE ? fm->next[r] : MOD_RANGE;
 
-		ASAN_UNPOISON_MEMORY_REGION(p, MOD_RANGE);
-		memset(p, 0xa5, MOD_RANGE);
-		ASAN_POISON_MEMORY_REGION(p, MOD_RANGE);
+		/* What was written; the rest was never unpoisoned. */
+		ASAN_UNPOISON_MEMORY_REGION(p, n);
+		memset(p, 0xa5, n);
+		ASAN_POISON_MEMORY_REGION(p, n);
 		fm->next[r] = 0;
 		fm->nent[r] = 0;
 	}
@@ -518,7 +523,7 @@ static const char *mod_intern(struct fake_mod *fm, enum mod_range r, const char 
 		if (fm->ent[r][i].hash == h && fm->ent[r][i].len == len &&
 		    !memcmp(base + fm->ent[r][i].off, s, len))
 			return base + fm->ent[r][i].off;
-	if (!mod_room(fm, r, len + 1 + 16))
+	if (!mod_room(fm, r, TEXT_ROOM(len)))
 		return NULL;
 	fm->ent[r][fm->nent[r]].off = (u32)fm->next[r];
 	fm->ent[r][fm->nent[r]].len = (u32)len;
@@ -2012,7 +2017,7 @@ static void place_texts(struct ctx *c, int round)
 
 	for (int i = 0; i < c->ntexts; i++)
 		if (c->place[i] >= P_MOD_RODATA)
-			need[c->mod[i]][c->place[i] - P_MOD_RODATA] += c->len[i] + 1 + 16;
+			need[c->mod[i]][c->place[i] - P_MOD_RODATA] += TEXT_ROOM(c->len[i]);
 	for (int m = 0; m < NMODS; m++)
 		for (int r = 0; r < MOD_RANGES; r++)
 			if (!mod_room(&mods[m], r, need[m][r])) {
