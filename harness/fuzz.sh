@@ -23,7 +23,8 @@
 # Knobs: FUZZ_SECONDS (60); FUZZ_COVERAGE=1 also prints msgid.c's line and
 # branch coverage by the grown corpus (llvm-cov); FUZZ_MSGID_C=FILE fuzzes
 # another msgid.c (harness/fuzz/break-test.sh) and FUZZ_DIR its output
-# directory ($OUT/fuzz), FUZZ_SEEDS=DIR other seeds (harness/fuzz/corpus).
+# directory ($OUT/fuzz), FUZZ_SEEDS=DIR other seeds (harness/fuzz/corpus),
+# FUZZ_CFLAGS more compiler flags (e.g. -DKNOWN_GOING_PRINTK=1, README).
 set -eu
 . "$(dirname "$0")/env.sh"
 
@@ -38,7 +39,7 @@ mkdir -p "$dir/obj" "$dir/artifacts"
 cflags="-std=gnu11 -funsigned-char -fno-strict-aliasing -g -O1 -fno-omit-frame-pointer
 	-Wall -Wextra -Wno-unused-parameter -Werror
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-	-DCONFIG_PRINTK_MSGID -DCONFIG_KUNIT -I $src/include"
+	-DCONFIG_PRINTK_MSGID -DCONFIG_KUNIT -I $src/include ${FUZZ_CFLAGS:-}"
 
 # build NAME EXTRA_CFLAGS: $dir/NAME from msgid.c and the target.
 build() {
