@@ -12,14 +12,17 @@
  * Texts are cut to MAX_TEXT bytes. text0 is the format passed to
  * printk_msgid_get(); every text can also be the format of a struct
  * va_format, a %s argument, the literal of a %pAl argument or what the
- * Rust formatter prints for %pA/%pAl. Program byte 0 chooses which texts
- * live in the shim's ".rodata" (interned, never rewritten, so that
- * msgid.c's cache runs) and which on the heap (exact-size allocations,
- * so ASan sees any over-read); byte 1 puts rodata texts at offsets the
- * cache does not key. The following bytes decide, slot after slot in the
- * order vsnprintf() reads them (depth first: a nested level's slots come
- * right after its %pV, then the rest of the outer format), what each
- * va_list slot holds: integers, widths, precisions, NULL, numbers below
+ * Rust formatter prints for %pA/%pAl. Program bytes 0 to 2 choose where
+ * each text lives (enum place): the shim's ".rodata" (interned, never
+ * rewritten, so that msgid.c's cache runs; keyed, beyond the key's reach
+ * or __ro_after_init), the heap (exact-size allocations, so ASan sees any
+ * over-read), or a range of a fake module (.rodata keyed; data,
+ * __ro_after_init, init .rodata not), byte 3 which module; byte 4 makes
+ * modules go and come back with other texts at the same addresses, or
+ * their entries dropped (enum event). The following bytes decide, slot
+ * after slot in the order vsnprintf() reads them (depth first: a nested
+ * level's slots come right after its %pV, then the rest of the outer
+ * format), what each va_list slot holds: integers, widths, precisions, NULL, numbers below
  * PAGE_SIZE, ERR_PTR()s, pointers into the texts for %s, for %pV a new
  * nested struct va_format (up to 10 nested levels, MAX_LEVELS - 1), for
  * %pAl a struct rust_fmt_literal. The byte after the last slot chooses
