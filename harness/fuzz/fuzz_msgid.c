@@ -22,9 +22,9 @@
  * their entries dropped (enum event). The following bytes decide, slot
  * after slot in the order vsnprintf() reads them (depth first: a nested
  * level's slots come right after its %pV, then the rest of the outer
- * format), what each va_list slot holds: integers, widths, precisions, NULL, numbers below
- * PAGE_SIZE, ERR_PTR()s, pointers into the texts for %s, for %pV a new
- * nested struct va_format (up to 10 nested levels, MAX_LEVELS - 1), for
+ * format), what each va_list slot holds: integers, widths, precisions,
+ * NULL, numbers below PAGE_SIZE, ERR_PTR()s, pointers into the texts for
+ * %s, for %pV a new nested struct va_format (up to 10 nested levels, MAX_LEVELS - 1), for
  * %pAl a struct rust_fmt_literal. The byte after the last slot chooses
  * the CPU of each call.
  *
