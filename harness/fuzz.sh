@@ -10,10 +10,12 @@
 #      harness/fuzz/corpus in $OUT/fuzz/corpus, with the dictionary
 #      harness/fuzz/msgid.dict; new inputs and crashes stay in $OUT/fuzz;
 #   2. the corpus it grew, replayed once through a second build without
-#      CONFIG_64BIT (msgid.c's identifier cache compiled out).
+#      CONFIG_64BIT (msgid.c's identifier cache compiled out), and once
+#      through a third without CONFIG_MODULES (the cache, but no module
+#      formats kept and no module notifier).
 #
 # Prints the number of executions; exits non-zero on any crash, sanitizer
-# report or failed check. Takes FUZZ_SECONDS plus about 10 s of build.
+# report or failed check. Takes FUZZ_SECONDS plus about 15 s of build.
 # FUZZ_SECONDS=600 harness/fuzz.sh is the longer run; a crash is replayed
 # with $OUT/fuzz/fuzz_msgid FILE. Needs clang and libclang-rt-14-dev
 # (harness/deps.sh); no kernel build.
@@ -21,7 +23,8 @@
 # Knobs: FUZZ_SECONDS (60); FUZZ_COVERAGE=1 also prints msgid.c's line and
 # branch coverage by the grown corpus (llvm-cov); FUZZ_MSGID_C=FILE fuzzes
 # another msgid.c (harness/fuzz/break-test.sh) and FUZZ_DIR its output
-# directory ($OUT/fuzz), FUZZ_SEEDS=DIR other seeds (harness/fuzz/corpus).
+# directory ($OUT/fuzz), FUZZ_SEEDS=DIR other seeds (harness/fuzz/corpus),
+# FUZZ_CFLAGS more compiler flags (e.g. -DKNOWN_GOING_PRINTK=1, README).
 set -eu
 . "$(dirname "$0")/env.sh"
 
@@ -36,7 +39,7 @@ mkdir -p "$dir/obj" "$dir/artifacts"
 cflags="-std=gnu11 -funsigned-char -fno-strict-aliasing -g -O1 -fno-omit-frame-pointer
 	-Wall -Wextra -Wno-unused-parameter -Werror
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-	-DCONFIG_PRINTK_MSGID -DCONFIG_KUNIT -I $src/include"
+	-DCONFIG_PRINTK_MSGID -DCONFIG_KUNIT -I $src/include ${FUZZ_CFLAGS:-}"
 
 # build NAME EXTRA_CFLAGS: $dir/NAME from msgid.c and the target.
 build() {
@@ -59,9 +62,10 @@ build() {
 	[ -z "$bad" ] || die "fuzz build used headers outside the shim: $bad"
 }
 
-say "fuzz: building $dir/fuzz_msgid and fuzz_msgid_nocache (clang, ASan+UBSan+libFuzzer)"
-build fuzz_msgid -DCONFIG_64BIT
-build fuzz_msgid_nocache ""
+say "fuzz: building $dir/fuzz_msgid, fuzz_msgid_nocache and fuzz_msgid_nomodules (clang, ASan+UBSan+libFuzzer)"
+build fuzz_msgid "-DCONFIG_64BIT -DCONFIG_MODULES"
+build fuzz_msgid_nocache -DCONFIG_MODULES
+build fuzz_msgid_nomodules -DCONFIG_64BIT
 
 rm -rf "$dir/corpus"
 mkdir -p "$dir/corpus"
@@ -85,16 +89,18 @@ if [ "$rc" != 0 ] || ls "$dir"/artifacts/* >/dev/null 2>&1; then
 	die "fuzz: the campaign failed (exit $rc) after ${execs:-?} executions, $secs s; replay: $dir/fuzz_msgid $dir/artifacts/<file>"
 fi
 
-set +e
-(cd "$dir" && ./fuzz_msgid_nocache -runs=0 -max_len=2048 corpus) > "$dir/nocache.log" 2>&1
-rc=$?
-set -e
-[ "$rc" = 0 ] || { tail -40 "$dir/nocache.log" >&2; die "fuzz: corpus replay without the cache failed"; }
+for v in nocache nomodules; do
+	set +e
+	(cd "$dir" && "./fuzz_msgid_$v" -runs=0 -max_len=2048 corpus) > "$dir/$v.log" 2>&1
+	rc=$?
+	set -e
+	[ "$rc" = 0 ] || { tail -40 "$dir/$v.log" >&2; die "fuzz: corpus replay without the ${v#no} failed"; }
+done
 
 if [ "${FUZZ_COVERAGE:-0}" = 1 ]; then
 	command -v llvm-profdata >/dev/null || die "FUZZ_COVERAGE needs llvm-profdata and llvm-cov (Debian package llvm)"
 	# shellcheck disable=SC2086
-	$CC ${cflags/fsanitize=fuzzer,address,undefined/fsanitize=fuzzer} -DCONFIG_64BIT -O0 \
+	$CC ${cflags/fsanitize=fuzzer,address,undefined/fsanitize=fuzzer} -DCONFIG_64BIT -DCONFIG_MODULES -O0 \
 		-fprofile-instr-generate -fcoverage-mapping "$msgid_c" "$src/fuzz_msgid.c" \
 		-o "$dir/fuzz_msgid_cov"
 	(cd "$dir" && LLVM_PROFILE_FILE=cov.profraw ./fuzz_msgid_cov -runs=0 corpus) > "$dir/cov.log" 2>&1

@@ -4,7 +4,8 @@
 # COPY of kernel/printk/msgid.c (in $OUT/fuzz-break/<case>/msgid.c; the
 # repo's file is never touched) and runs the campaign on it for at most
 # BREAK_SECONDS (60). A case passes when the campaign fails. About
-# 29 x (10 s build + time to the crash) when all are caught.
+# 44 x (15 s build + time to the crash) when all are caught: 30 to 45
+# minutes on a loaded machine.
 # BREAK_SCRATCH=1 starts from a single empty input instead of the seeds,
 # to see what the fuzzer finds by itself.
 #
@@ -13,22 +14,44 @@ set -eu
 . "$(dirname "$0")/../env.sh"
 
 BREAK_SECONDS=${BREAK_SECONDS:-60}
-all="key-no-offset-bound hashed-on-hit str-bit-in-offset inner-entry-not-read
-     no-follow-test conv-no-pa conv-no-h ignore-pos scan-wrappers format-tag-not-first
-     lead-plus-one lead-minus-one newline-ignored printed-unclamped scan-past-text
-     get-len-unclamped tag-at-end tag-overread va-list-consumed
-     all-newlines one-level-skipped hash-not-canonical early-counts-percpu
-     early-not-summed early-hashed-not-summed percpu-never-on stats-sum-last-cpu
-     last-for-none"
+all="key-no-offset-bound key-bound-doubled hashed-on-hit str-bit-on-valid
+     ro-after-init-keyed tag-on-valid-bit no-valid-in-key slot-in-entry
+     notifier-wrong-state notifier-not-registered drop-modules-noop
+     no-region-bit module-writable-keyed module-init-keyed
+     module-offset-absolute module-lookup-no-rcu inner-entry-not-read
+     no-follow-test conv-no-pa conv-no-h ignore-pos scan-wrappers
+     format-tag-not-first lead-plus-one lead-minus-one newline-ignored
+     printed-unclamped scan-past-text get-len-unclamped tag-at-end
+     tag-overread va-list-consumed all-newlines one-level-skipped
+     hash-not-canonical early-counts-percpu early-not-summed
+     early-hashed-not-summed percpu-never-on stats-sum-last-cpu last-for-none"
 cases=${*:-$all}
 
 # mutate CASE FILE: a perl substitution on the copy.
 mutate() {
 	case $1 in
 	# The cache: formats only, an entry is one word with its own key.
-	key-no-offset-bound) perl -0pi -e 's/off >= BIT_ULL\(64 - MSGID_CACHE_OFF_SHIFT\) \|\|\n\s*//' "$2" ;;
+	key-no-offset-bound) perl -0pi -e 's/\tif \(off >= BIT_ULL\(63 - MSGID_CACHE_OFF_SHIFT \+ MSGID_CACHE_BITS\)\)\n\t\treturn 0;\n//' "$2" ;;
+	key-bound-doubled)   perl -0pi -e 's/BIT_ULL\(63 - MSGID_CACHE_OFF_SHIFT \+ MSGID_CACHE_BITS\)/BIT_ULL(64 - MSGID_CACHE_OFF_SHIFT + MSGID_CACHE_BITS)/' "$2" ;;
+	ro-after-init-keyed) perl -0pi -e 's/\t\tif \(is_kernel_ro_after_init\(addr\)\)\n\t\t\treturn 0;\n//' "$2" ;;
+	# An entry: the key's valid bit, tag and region over the value; the
+	# slot is the index, not in the entry (vmlinux offset 0's key is 0 without
+	# the valid bit: not kept). A tag on the valid bit keys twice as far.
+	tag-on-valid-bit)    perl -0pi -e 's/#define MSGID_CACHE_OFF_SHIFT\t38/#define MSGID_CACHE_OFF_SHIFT\t37/' "$2" ;;
+	no-valid-in-key)     perl -0pi -e 's/return region \| MSGID_CACHE_VALID \|/return region |/' "$2" ;;
+	slot-in-entry)       perl -0pi -e 's/\(key & ~\(u64\)\(MSGID_CACHE_SLOTS - 1\)\) \| val/key | val/' "$2" ;;
+	# Modules: their .rodata only, by offset from MODULES_VADDR, under RCU,
+	# in a region of their own, dropped when one goes.
+	notifier-wrong-state) perl -0pi -e 's/if \(state == MODULE_STATE_GOING\)/if (state == MODULE_STATE_UNFORMED)/' "$2" ;;
+	notifier-not-registered) perl -0pi -e 's/\tregister_module_notifier\(&msgid_module_nb\);/\t(void)msgid_module_nb;/' "$2" ;;
+	drop-modules-noop)   perl -0pi -e 's/(void printk_msgid_drop_modules\(void\)\n\{\n)\t(msgid_cache_drop_modules\(\);)/$1\tif (0)\n\t\t$2/' "$2" ;;
+	no-region-bit)       perl -0pi -e 's/region = MSGID_CACHE_MODULE;/region = 0;/' "$2" ;;
+	module-writable-keyed) perl -0pi -e 's/if \(!mod \|\| !within_module_mem_type\(addr, mod, MOD_RODATA\)\)/if (!mod)/' "$2" ;;
+	module-init-keyed)   perl -0pi -e 's/!within_module_mem_type\(addr, mod, MOD_RODATA\)\)/(!within_module_mem_type(addr, mod, MOD_RODATA) \&\&\n\t\t     !within_module_mem_type(addr, mod, MOD_INIT_RODATA)))/' "$2" ;;
+	module-offset-absolute) perl -0pi -e 's/return addr - MODULES_VADDR;/return addr;/' "$2" ;;
+	module-lookup-no-rcu) perl -0pi -e 's/\tguard\(rcu\)\(\);\n//' "$2" ;;
 	hashed-on-hit)       perl -0pi -e 's/return likely\(e\) \? e : msgid_hash_format\(fmt, key\);/if (likely(e)) {\n\t\tmsgid_count_hashed();\n\t\treturn e;\n\t}\n\treturn msgid_hash_format(fmt, key);/' "$2" ;;
-	str-bit-in-offset)   perl -0pi -e 's/#define MSGID_FMT_STR\t\tBIT_ULL\(36\)/#define MSGID_FMT_STR\t\tBIT_ULL(37)/' "$2" ;;
+	str-bit-on-valid)    perl -0pi -e 's/#define MSGID_FMT_STR\t\tBIT_ULL\(36\)/#define MSGID_FMT_STR\t\tBIT_ULL(37)/' "$2" ;;
 	# Sizing: a format with %pV/%pA is traced; the caller's entry is read.
 	inner-entry-not-read) perl -0pi -e 's/\t\tif \(msgid->fmt != fmt\)\n\t\t\te = msgid_format\(msgid->fmt\);\n//' "$2" ;;
 	no-follow-test)      perl -0pi -e 's/if \(likely\(!\(e & MSGID_FMT_FOLLOW\)\)\)/if (true)/' "$2" ;;
@@ -85,7 +108,7 @@ for c in $cases; do
 		"$ROOT/harness/fuzz.sh" > "$d/run.log" 2>&1; then
 		echo "break $c: NOT caught in $BREAK_SECONDS s ($(tail -1 "$d/run.log"))"
 		failed=$((failed + 1))
-	elif ! grep -q -E 'the campaign failed|corpus replay without the cache failed' "$d/run.log"; then
+	elif ! grep -q -E 'the campaign failed|corpus replay without the (cache|modules) failed' "$d/run.log"; then
 		# Not a finding: the copy did not build, or fuzz.sh broke.
 		echo "break $c: BROKEN, the mutated copy did not run ($(grep -m1 -E 'error' "$d/run.log" | cut -c1-110))"
 		failed=$((failed + 1))

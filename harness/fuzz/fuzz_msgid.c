@@ -12,16 +12,19 @@
  * Texts are cut to MAX_TEXT bytes. text0 is the format passed to
  * printk_msgid_get(); every text can also be the format of a struct
  * va_format, a %s argument, the literal of a %pAl argument or what the
- * Rust formatter prints for %pA/%pAl. Program byte 0 chooses which texts
- * live in the shim's ".rodata" (interned, never rewritten, so that
- * msgid.c's cache runs) and which on the heap (exact-size allocations,
- * so ASan sees any over-read); byte 1 puts rodata texts at offsets the
- * cache does not key. The following bytes decide, slot after slot in the
- * order vsnprintf() reads them (depth first: a nested level's slots come
- * right after its %pV, then the rest of the outer format), what each
- * va_list slot holds: integers, widths, precisions, NULL, numbers below
- * PAGE_SIZE, ERR_PTR()s, pointers into the texts for %s, for %pV a new
- * nested struct va_format (up to 10 nested levels, MAX_LEVELS - 1), for
+ * Rust formatter prints for %pA/%pAl. Program bytes 0 to 2 choose where
+ * each text lives (enum place): the shim's ".rodata" (interned, never
+ * rewritten, so that msgid.c's cache runs; keyed, beyond the key's reach
+ * or __ro_after_init), the heap (exact-size allocations, so ASan sees any
+ * over-read), or a range of a fake module (.rodata keyed; data,
+ * __ro_after_init, init .rodata not), byte 3 which module; byte 4 makes
+ * modules go and come back with other texts at the same addresses, or
+ * their entries dropped (enum event). The following bytes decide, slot
+ * after slot in the order vsnprintf() reads them (depth first: a nested
+ * level's slots come right after its %pV, then the rest of the outer
+ * format), what each va_list slot holds: integers, widths, precisions,
+ * NULL, numbers below PAGE_SIZE, ERR_PTR()s, pointers into the texts for
+ * %s, for %pV a new nested struct va_format (up to 10 nested levels, MAX_LEVELS - 1), for
  * %pAl a struct rust_fmt_literal. The byte after the last slot chooses
  * the CPU of each call.
  *
@@ -56,10 +59,13 @@
  * description, so libFuzzer keeps the input.
  */
 #include <linux/err.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
+#include <linux/pgtable.h>
 #include <linux/printk.h>
 #include <linux/printk_msgid.h>
+#include <linux/rcupdate.h>
 #include <linux/sprintf.h>
 #include <linux/debugfs.h>
 #include <asm/sections.h>
@@ -107,6 +113,10 @@ _Static_assert(sizeof(long) == 8 && sizeof(void *) == 8,
  * rule (the caller's text only).
  * KNOWN_H_MISSED: msgid_conversions() once missed the qualifier 'H'
  * (fixed); 1 models that bug, for break-test.
+ * KNOWN_GOING_PRINTK: 1 prints a format of a module after its
+ * MODULE_STATE_GOING notifier, before it is freed, as an async function
+ * it scheduled may (delete_module() waits for them after the notifier);
+ * msgid.c keys it again, and the entry outlives the module (FOUND.md).
  */
 #ifndef KNOWN_SCAN_TO_END
 #define KNOWN_SCAN_TO_END	1
@@ -114,11 +124,17 @@ _Static_assert(sizeof(long) == 8 && sizeof(void *) == 8,
 #ifndef KNOWN_H_MISSED
 #define KNOWN_H_MISSED		0
 #endif
+#ifndef KNOWN_GOING_PRINTK
+#define KNOWN_GOING_PRINTK	0
+#endif
 #define BOOT_CPU	(NR_CPUS - 1)	/* not 0 */
 
 /* ---- the shim's globals ------------------------------------------------ */
 
 char *shim_rodata_start, *shim_rodata_end;
+char *shim_ro_after_init_start, *shim_ro_after_init_end;
+unsigned long shim_modules_vaddr;
+int shim_rcu_nesting;
 bool static_key_initialized;
 struct dentry shim_debugfs_dir;
 struct dentry *shim_debugfs_lookup_result;
@@ -221,19 +237,46 @@ static u32 ref_id(const char *fmt)
 	return ref_crc32((const unsigned char *)c, len);
 }
 
-/* ---- the shim's .rodata: interned texts, never rewritten ---------------- */
+/* ---- where texts live: .rodata, the module area, the heap -------------- */
 
-#define RO_KEYED	(1UL << 27)	/* offsets below this are cached: 27 bits, 37..63 */
-#define RO_SIZE		(RO_KEYED + (1UL << 22))
+/*
+ * msgid.c keys a format by its offset in its region (vmlinux .rodata, or
+ * the module area from MODULES_VADDR) if that offset is below 2^35: a
+ * 25-bit tag (bits 38..62 of an entry) and the 10-bit slot.
+ */
+#define KEY_REACH	(1ULL << 35)
+
+/*
+ * The shim's .rodata: texts interned in one of three parts, never
+ * rewritten. Keyed texts from offset 0; __ro_after_init data right after
+ * them (in .rodata, as in vmlinux.lds, but never keyed); texts at offsets
+ * the cache does not key in a second mapping at KEY_REACH. The hole
+ * between them is reserved PROT_NONE and never poisoned: ASan's shadow of
+ * 32 GiB is not written.
+ */
+#define RO_KEYED	(1UL << 27)
+#define RO_AI_SIZE	(1UL << 20)
+#define RO_HIGH_SIZE	(1UL << 22)
 #define RO_TAB		(1u << 20)
+
+enum ro_part { RO_LOW, RO_AI, RO_HIGH, RO_PARTS };
+
+static const struct {
+	unsigned long start, size;
+} ro_parts[RO_PARTS] = {
+	[RO_LOW] = { 0, RO_KEYED },
+	[RO_AI] = { RO_KEYED, RO_AI_SIZE },
+	[RO_HIGH] = { KEY_REACH, RO_HIGH_SIZE },
+};
 
 static struct ro_ent {
 	u64 hash;
-	u32 off;
+	u32 off;	/* from the start of its part */
 	u32 len;
+	u8 part;
 	bool used;
 } *ro_tab;
-static size_t ro_nr, ro_next[2] = { 0, RO_KEYED };
+static size_t ro_nr, ro_next[RO_PARTS];
 
 static u64 fnv1a(const char *s, size_t n, u64 h)
 {
@@ -242,30 +285,59 @@ static u64 fnv1a(const char *s, size_t n, u64 h)
 	return h;
 }
 
-static void ro_init(void)
+/* Map @size bytes at @addr exactly (NULL: anywhere), or stop. */
+static char *map_at(void *addr, size_t size, int prot)
 {
-	void *p = mmap(NULL, RO_SIZE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	void *p = mmap(addr, size, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+		       (addr ? MAP_FIXED : 0), -1, 0);
 
 	if (p == MAP_FAILED)
-		fail("mmap of the .rodata arena failed");
-	shim_rodata_start = p;
-	shim_rodata_end = shim_rodata_start + RO_SIZE;
-	ASAN_POISON_MEMORY_REGION(p, RO_SIZE);
+		fail("mmap of %zu bytes failed", size);
+	return p;
+}
+
+static void ro_init(void)
+{
+	/* The whole span, reserved; then the two parts made writable. */
+	shim_rodata_start = map_at(NULL, KEY_REACH + RO_HIGH_SIZE, PROT_NONE);
+	shim_rodata_end = shim_rodata_start + KEY_REACH + RO_HIGH_SIZE;
+	map_at(shim_rodata_start, RO_KEYED + RO_AI_SIZE, PROT_READ | PROT_WRITE);
+	map_at(shim_rodata_start + KEY_REACH, RO_HIGH_SIZE, PROT_READ | PROT_WRITE);
+	for (int i = 0; i < RO_PARTS; i++)
+		ASAN_POISON_MEMORY_REGION(shim_rodata_start + ro_parts[i].start, ro_parts[i].size);
+	shim_ro_after_init_start = shim_rodata_start + RO_KEYED;
+	shim_ro_after_init_end = shim_ro_after_init_start + RO_AI_SIZE;
 	ro_tab = calloc(RO_TAB, sizeof(*ro_tab));
 	if (!ro_tab)
 		fail("calloc");
 }
 
 /*
- * The address of @s in .rodata (@high: at an offset the cache does not
- * key), or NULL when the arena or its index is full: a format at a given
- * address never changes, as in the kernel.
+ * Write @s (@len bytes and a NUL) at @dst, in a poisoned arena, and
+ * return where the next text may start: after a poisoned gap of at least
+ * 8 bytes, at any alignment (the compiler merges format strings at any
+ * byte), from @h.
  */
-static const char *ro_intern(const char *s, size_t len, bool high)
+static size_t arena_put(char *dst, size_t at, const char *s, size_t len, u64 h)
 {
-	u64 h = fnv1a(s, len, high ? 0x9e3779b97f4a7c15ull : 0xcbf29ce484222325ull);
-	size_t limit = high ? RO_SIZE : RO_KEYED;
+	ASAN_UNPOISON_MEMORY_REGION(dst, len + 1);
+	memcpy(dst, s, len);
+	dst[len] = '\0';
+	return ((at + len + 1 + 7) & ~7ul) + 8 + (h >> 61);
+}
+
+/* The most arena_put() takes for a text of @len bytes. */
+#define TEXT_ROOM(len)	((len) + 1 + 7 + 8 + 7)
+
+/*
+ * The address of @s in .rodata part @part, or NULL when the part or its
+ * index is full: a format at a given address never changes, as in the
+ * kernel. The first text of RO_LOW is at offset 0, which is keyed.
+ */
+static const char *ro_intern(const char *s, size_t len, enum ro_part part)
+{
+	u64 h = fnv1a(s, len, 0xcbf29ce484222325ull + part);
+	char *base = shim_rodata_start + ro_parts[part].start;
 	u32 i = (u32)h & (RO_TAB - 1);
 
 	for (;; i = (i + 1) & (RO_TAB - 1)) {
@@ -273,57 +345,292 @@ static const char *ro_intern(const char *s, size_t len, bool high)
 
 		if (!e->used)
 			break;
-		if (e->hash == h && e->len == len &&
-		    (e->off >= RO_KEYED) == high &&
-		    !memcmp(shim_rodata_start + e->off, s, len))
-			return shim_rodata_start + e->off;
+		if (e->hash == h && e->len == len && e->part == part &&
+		    !memcmp(base + e->off, s, len))
+			return base + e->off;
 	}
-	if (ro_nr >= RO_TAB / 4 * 3 || ro_next[high] + len + 1 + 16 > limit)
+	if (ro_nr >= RO_TAB / 4 * 3 || ro_next[part] + len + 1 + 16 > ro_parts[part].size)
 		return NULL;
 
-	char *dst = shim_rodata_start + ro_next[high];
+	char *dst = base + ro_next[part];
 
-	ASAN_UNPOISON_MEMORY_REGION(dst, len + 1);
-	memcpy(dst, s, len);
-	dst[len] = '\0';
-	ro_tab[i] = (struct ro_ent){ h, (u32)ro_next[high], (u32)len, true };
+	ro_tab[i] = (struct ro_ent){ h, (u32)ro_next[part], (u32)len, part, true };
 	ro_nr++;
-	/* A poisoned gap of at least 8 bytes after each text. */
-	ro_next[high] = ((ro_next[high] + len + 1 + 7) & ~7ul) + 8;
+	ro_next[part] = arena_put(dst, ro_next[part], s, len, h);
 	return dst;
 }
 
 /*
- * Whether msgid.c's cache keys @p: by its rule, a non-zero offset in
- * vmlinux .rodata that fits the key; 32-bit kernels have no cache.
+ * The module area: NMODS fake modules, each with four ranges of MOD_RANGE
+ * bytes (MOD_SPAN apart, so that no address is in two): .rodata (its
+ * formats are keyed), writable data, __ro_after_init data and init
+ * .rodata (never keyed: written at init, or freed after it). Modules 0 to
+ * 2 are in the area from MODULES_VADDR on (module 0's .rodata at offset
+ * 0, as vmlinux's first text: only the region bit tells them apart);
+ * module 3 is below MODULES_VADDR (as a module allocated outside the area
+ * may be): its offset wraps, too large to key.
+ *
+ * A module stays loaded, its ranges filled as .rodata is (interned, never
+ * rewritten), until the target unloads it: MODULE_STATE_GOING to the
+ * notifiers, then its ranges are wiped (poisoned, filled with 0xa5) and
+ * it is loaded again (COMING, LIVE) at the same addresses, where the next
+ * texts will be different ones. Interned texts are looked up linearly:
+ * a range holds at most MOD_RANGE / 9 of them.
+ */
+#define NMODS		4
+#define MOD_BELOW	3		/* the module below MODULES_VADDR */
+#define MOD_RANGE	(16u << 10)
+#define MOD_SPAN	(4 * 2 * MOD_RANGE)
+
+enum mod_range { MR_RODATA, MR_DATA, MR_AI, MR_INIT, MOD_RANGES };
+
+static const enum mod_mem_type mr_type[MOD_RANGES] = {
+	[MR_RODATA] = MOD_RODATA, [MR_DATA] = MOD_DATA,
+	[MR_AI] = MOD_RO_AFTER_INIT, [MR_INIT] = MOD_INIT_RODATA,
+};
+
+struct fake_mod {
+	struct module mod;
+	char *base;
+	size_t next[MOD_RANGES];
+	struct { u32 off, len; u64 hash; } ent[MOD_RANGES][MOD_RANGE / 9];
+	int nent[MOD_RANGES];
+	u8 seen[MOD_RANGE / 8];	/* .rodata formats identified since loaded */
+	bool loaded;
+};
+
+static struct fake_mod mods[NMODS];
+static char *mod_area;		/* from module MOD_BELOW's span on */
+
+/* The notifiers msgid.c registered (one with CONFIG_MODULES, 64-bit). */
+static struct notifier_block *notifiers[4];
+static int nnotifiers;
+
+int register_module_notifier(struct notifier_block *nb)
+{
+	for (int i = 0; i < nnotifiers; i++)
+		if (notifiers[i] == nb)
+			fail("register_module_notifier(): %p registered twice", (void *)nb);
+	if (nnotifiers == 4)
+		fail("register_module_notifier(): more than 4");
+	notifiers[nnotifiers++] = nb;
+	return 0;
+}
+
+void shim_rcu_bad(void)
+{
+	fail("rcu_read_unlock() without rcu_read_lock()");
+}
+
+/*
+ * As the kernel's: the module with any memory at @addr, among those
+ * loaded (their ranges are in the module tree); in an RCU read-side
+ * critical section, or the module may be freed under the caller.
+ */
+struct module *__module_address(unsigned long addr)
+{
+	if (shim_rcu_nesting <= 0)
+		fail("__module_address(%#lx) outside an RCU read-side critical section", addr);
+	for (int m = 0; m < NMODS; m++) {
+		if (!mods[m].loaded)
+			continue;
+		for (int t = 0; t < MOD_MEM_NUM_TYPES; t++)
+			if (within_module_mem_type(addr, &mods[m].mod, t))
+				return &mods[m].mod;
+	}
+	return NULL;
+}
+
+/* The loaded module with @p in its range @r, or NULL. */
+static struct fake_mod *mod_of(const char *p, enum mod_range r)
+{
+	for (int m = 0; m < NMODS; m++)
+		if (mods[m].loaded &&
+		    (unsigned long)(p - mods[m].base - 2 * MOD_RANGE * r) < MOD_RANGE)
+			return &mods[m];
+	return NULL;
+}
+
+static void mod_notify(struct fake_mod *fm, unsigned long state)
+{
+	fm->mod.state = state;
+	for (int i = 0; i < nnotifiers; i++)
+		if (notifiers[i]->notifier_call(notifiers[i], state, &fm->mod) & ~NOTIFY_OK)
+			fail("module notifier: not NOTIFY_DONE or NOTIFY_OK");
+	if (shim_rcu_nesting)
+		fail("module notifier left an RCU read-side critical section open");
+}
+
+static void mod_load(struct fake_mod *fm)
+{
+	fm->loaded = true;
+	mod_notify(fm, MODULE_STATE_COMING);
+	mod_notify(fm, MODULE_STATE_LIVE);
+}
+
+static void mod_init(void)
+{
+	static const char *const names[NMODS] = { "fuzz0", "fuzz1", "fuzz2", "fuzz_below" };
+
+	mod_area = map_at(NULL, (NMODS + 1) * MOD_SPAN, PROT_READ | PROT_WRITE);
+	ASAN_POISON_MEMORY_REGION(mod_area, (NMODS + 1) * MOD_SPAN);
+	shim_modules_vaddr = (unsigned long)mod_area + MOD_SPAN;
+	for (int m = 0; m < NMODS; m++) {
+		struct fake_mod *fm = &mods[m];
+
+		fm->base = m == MOD_BELOW ? mod_area : mod_area + (m + 1) * MOD_SPAN;
+		fm->mod.name = names[m];
+		fm->mod.state = MODULE_STATE_UNFORMED;
+		for (int t = 0; t < MOD_MEM_NUM_TYPES; t++)
+			fm->mod.mem[t].base = fm->base + MOD_SPAN - 1;	/* size 0 */
+		for (int r = 0; r < MOD_RANGES; r++) {
+			fm->mod.mem[mr_type[r]].base = fm->base + 2 * MOD_RANGE * r;
+			fm->mod.mem[mr_type[r]].size = MOD_RANGE;
+		}
+		mod_load(fm);
+	}
+}
+
+static void forget_module_formats(const struct fake_mod *only);
+static void going_printk(const char *fmt);
+
+/*
+ * Unload module @fm (MODULE_STATE_GOING; its memory freed: wiped here)
+ * and load it again at the same addresses, empty.
+ */
+static void mod_reload(struct fake_mod *fm)
+{
+	mod_notify(fm, MODULE_STATE_GOING);
+	/*
+	 * Until free_module(), the module is found (going); a function it
+	 * scheduled with async_schedule() may still print one of its formats
+	 * here: delete_module() runs async_synchronize_full() after the
+	 * notifier.
+	 */
+	if (KNOWN_GOING_PRINTK && fm->nent[MR_RODATA])
+		going_printk(fm->base + 2 * MOD_RANGE * MR_RODATA + fm->ent[MR_RODATA][0].off);
+	fm->loaded = false;
+	fm->mod.state = MODULE_STATE_UNFORMED;
+	for (int r = 0; r < MOD_RANGES; r++) {
+		char *p = fm->base + 2 * MOD_RANGE * r;
+		size_t n = fm->next[r] < MOD_RANGE ? fm->next[r] : MOD_RANGE;
+
+		/* What was written; the rest was never unpoisoned. */
+		ASAN_UNPOISON_MEMORY_REGION(p, n);
+		memset(p, 0xa5, n);
+		ASAN_POISON_MEMORY_REGION(p, n);
+		fm->next[r] = 0;
+		fm->nent[r] = 0;
+	}
+	forget_module_formats(fm);
+	mod_load(fm);
+}
+
+/* Whether range @r of @fm has room for texts of @need bytes in all. */
+static bool mod_room(const struct fake_mod *fm, enum mod_range r, size_t need)
+{
+	return fm->next[r] + need <= MOD_RANGE;
+}
+
+/* The address of @s in range @r of module @fm, or NULL when it is full. */
+static const char *mod_intern(struct fake_mod *fm, enum mod_range r, const char *s, size_t len)
+{
+	u64 h = fnv1a(s, len, 0xcbf29ce484222325ull);
+	char *base = fm->base + 2 * MOD_RANGE * r;
+
+	for (int i = 0; i < fm->nent[r]; i++)
+		if (fm->ent[r][i].hash == h && fm->ent[r][i].len == len &&
+		    !memcmp(base + fm->ent[r][i].off, s, len))
+			return base + fm->ent[r][i].off;
+	if (!mod_room(fm, r, TEXT_ROOM(len)))
+		return NULL;
+	fm->ent[r][fm->nent[r]].off = (u32)fm->next[r];
+	fm->ent[r][fm->nent[r]].len = (u32)len;
+	fm->ent[r][fm->nent[r]++].hash = h;
+	base += fm->next[r];
+	fm->next[r] = arena_put(base, fm->next[r], s, len, h);
+	return base;
+}
+
+/*
+ * Whether msgid.c's cache keys @p, by its rule: an offset below KEY_REACH
+ * in vmlinux .rodata but not in __ro_after_init data, or in the module
+ * area where it is in a loaded module's .rodata (with CONFIG_MODULES;
+ * offset 0 included, in either region). 32-bit kernels have no cache.
  */
 static bool kept(const char *p)
 {
 #ifdef CONFIG_64BIT
-	return p > shim_rodata_start && p < shim_rodata_start + RO_KEYED;
-#else
-	return false;
+	unsigned long a = (unsigned long)p;
+
+	if (a - (unsigned long)shim_rodata_start < (unsigned long)(shim_rodata_end - shim_rodata_start))
+		return a - (unsigned long)shim_rodata_start < KEY_REACH &&
+		       a - (unsigned long)shim_ro_after_init_start >= RO_AI_SIZE;
+#ifdef CONFIG_MODULES
+	if (mod_of(p, MR_RODATA))
+		return a - shim_modules_vaddr < KEY_REACH;
 #endif
+#endif
+	return false;
 }
 
-/* Kept formats msgid.c has identified so far: the first time is a miss. */
+/*
+ * Kept formats msgid.c has identified so far, and since when: the first
+ * time is a miss. vmlinux's in an open-addressing table of offset + 1,
+ * never cleared (its .rodata never changes); a module's in its bitmap,
+ * cleared when it goes (its entries must go with it).
+ */
 static u32 *seen_tab;
 static size_t seen_nr;
+
+/*
+ * The cache as far as its rules let this target know it: the kept format
+ * looked up last, whose entry is surely still there. A kept format looked
+ * up before, but not last, may have lost its slot to another, or (a
+ * module's) to a module that went.
+ */
+static const char *last_kept;
 
 /* Note @p as seen; return whether it was already. */
 static bool seen_add(const char *p)
 {
-	u32 off = (u32)(p - shim_rodata_start);	/* kept: 0 < off < 2^27 */
-	u32 i = (off * 0x9e3779b1u) & (RO_TAB - 1);
+	struct fake_mod *fm = mod_of(p, MR_RODATA);
+
+	if (fm) {
+		size_t off = p - fm->base;
+		bool was = fm->seen[off / 8] >> (off % 8) & 1;
+
+		fm->seen[off / 8] |= 1 << (off % 8);
+		return was;
+	}
+
+	u32 key = (u32)(p - shim_rodata_start) + 1;	/* kept: off < RO_KEYED */
+	u32 i = (key * 0x9e3779b1u) & (RO_TAB - 1);
 
 	for (; seen_tab[i]; i = (i + 1) & (RO_TAB - 1))
-		if (seen_tab[i] == off)
+		if (seen_tab[i] == key)
 			return true;
 	if (seen_nr >= RO_TAB / 4 * 3)
 		fail("too many formats for the seen table");
-	seen_tab[i] = off;
+	seen_tab[i] = key;
 	seen_nr++;
 	return false;
+}
+
+/*
+ * A module went (@only), or printk_msgid_drop_modules() forgot them all
+ * (NULL): the formats of @only, or of every module, are not seen any
+ * more (the next lookup must hash them); other modules' may have lost
+ * their entries too (msgid.c drops every module's), so no module format
+ * is surely still in its slot.
+ */
+static void forget_module_formats(const struct fake_mod *only)
+{
+	for (int m = 0; m < NMODS; m++)
+		if (!only || only == &mods[m])
+			memset(mods[m].seen, 0, sizeof(mods[m].seen));
+	if (last_kept && (unsigned long)(last_kept - mod_area) < (NMODS + 1) * MOD_SPAN)
+		last_kept = NULL;
 }
 
 /* ---- input ------------------------------------------------------------- */
@@ -366,17 +673,40 @@ struct level {
 	bool generated;
 };
 
+/* Where a text lives: bit i % 8 of program bytes 0, 1, 2 are its bits 0, 1, 2. */
+enum place {
+	P_RODATA,		/* vmlinux .rodata: keyed */
+	P_HEAP,			/* an exact-size heap allocation */
+	P_HIGH,			/* vmlinux .rodata at offset 2^35 and up: not keyed */
+	P_RO_AFTER_INIT,	/* vmlinux __ro_after_init data: not keyed */
+	P_MOD_RODATA,		/* a module's .rodata: keyed (not below MODULES_VADDR) */
+	P_MOD_DATA,		/* a module's writable data: not keyed */
+	P_MOD_AI,		/* a module's __ro_after_init data: not keyed */
+	P_MOD_INIT,		/* a module's init .rodata: not keyed */
+};
+
+/* Program byte 4: what happens to the modules (bits 0..3: reload module k first). */
+enum event {
+	EV_DROP_FIRST = 1 << 4,	/* printk_msgid_drop_modules() first */
+	EV_DROP_WARM = 1 << 5,	/* ... and before each warm call */
+	EV_GO_WARM = 1 << 6,	/* reload the modules without a text of the input, before each warm call */
+	EV_ROUND2 = 1 << 7,	/* a second round, the input's modules reloaded (see below) */
+};
+
 struct ctx {
 	const char *text[MAX_TEXTS];	/* where each text lives */
-	char *heap[MAX_TEXTS];		/* to free */
+	char *heap[MAX_TEXTS];		/* its exact-size copy: to free */
 	size_t len[MAX_TEXTS];
 	int ntexts;
+	u8 place[MAX_TEXTS];		/* enum place */
+	u8 mod[MAX_TEXTS];		/* its module, if in one */
 	struct prog prog;
 	struct level lv[MAX_LEVELS];
 	int nlev;
 	struct va_format vafs[MAX_LEVELS];
 	struct rust_fmt_literal lits[MAX_LITS];	/* %pAl arguments */
 	int nlits;
+	unsigned int events;		/* enum event */
 	struct mres want[MAX_LEVELS];	/* the model's result from each level */
 	unsigned int cpus;		/* bit k % 8: the CPU of call k */
 	int ncalls;
@@ -1176,12 +1506,36 @@ static int pred_class(const struct pred *p, const char *text, size_t lo, size_t 
 
 /* ---- checks ------------------------------------------------------------ */
 
+/* Where @p is, for dump(). */
+static void place_name(const char *p, char *buf, size_t size)
+{
+	static const char *const ranges[MOD_RANGES] = { "rodata", "data", "ro_after_init", "init" };
+	unsigned long a = (unsigned long)p;
+
+	if (is_kernel_rodata(a)) {
+		snprintf(buf, size, "%s +%#lx", is_kernel_ro_after_init(a) ? "ro_after_init" : "rodata",
+			 a - (unsigned long)shim_rodata_start);
+		return;
+	}
+	for (int m = 0; m < NMODS; m++)
+		for (int r = 0; r < MOD_RANGES; r++)
+			if ((unsigned long)(p - mods[m].base - 2 * MOD_RANGE * r) < MOD_RANGE) {
+				snprintf(buf, size, "module %d %s +%#lx", m, ranges[r],
+					 a - shim_modules_vaddr);
+				return;
+			}
+	snprintf(buf, size, "heap");
+}
+
 static void dump(struct ctx *c)
 {
 	fprintf(stderr, "texts:\n");
 	for (int i = 0; i < c->ntexts; i++) {
-		fprintf(stderr, "  [%d] %s %p \"", i,
-			c->heap[i] ? "heap" : "rodata", (void *)c->text[i]);
+		char where[48];
+
+		place_name(c->text[i], where, sizeof(where));
+		fprintf(stderr, "  [%d] %s %p%s \"", i, where, (void *)c->text[i],
+			kept(c->text[i]) ? " kept" : "");
 		for (const char *s = c->text[i]; *s; s++)
 			fprintf(stderr, isprint((unsigned char)*s) ? "%c" : "\\x%02x",
 				(unsigned char)*s);
@@ -1263,11 +1617,20 @@ static const char *const class_names[] = {
 };
 
 /*
- * The cache as far as its rules let this target know it: the kept format
- * looked up last, whose entry is surely still there. A kept format looked
- * up before, but not last, may have lost its slot to another.
+ * A printk() of @fmt (with zero arguments: NULL pointers print "(null)")
+ * outside the checks, on the current CPU, whose hashes are counted.
  */
-static const char *last_kept;
+static noinline void going_printk_va(const char *fmt, ...)
+{
+	unsigned long h0 = printk_msgid_hashed_here();
+	struct printk_msgid m;
+	va_list ap;
+
+	va_start(ap, fmt);
+	printk_msgid_get(&m, fmt, ap);
+	va_end(ap);
+	hashed_want[shim_cpu] += printk_msgid_hashed_here() - h0;
+}
 
 /* Before an identification on @cpu: the CPU's count is the expected one. */
 static unsigned long id_begin(int cpu)
@@ -1290,6 +1653,9 @@ static void id_end(const char *fmt, const struct pred *p, unsigned long h0, cons
 {
 	unsigned long d = printk_msgid_hashed_here() - h0, lo = 0, hi = 0;
 	const char *f[2] = { fmt, p->fmt };
+
+	if (shim_rcu_nesting)
+		fail("%s: an RCU read-side critical section left open", what);
 
 	for (int i = 0; i < (p->fmt != fmt ? 2 : 1); i++) {
 		if (!kept(f[i])) {
@@ -1484,11 +1850,35 @@ static void check_prefix(struct ctx *c, va_list args0)
 	free(buf);
 }
 
+/*
+ * Between two identifications: modules' entries dropped as the KUnit
+ * suite drops them, or modules that hold no text of this input going
+ * (their notifier runs between printk()s).
+ */
+static void between_calls(struct ctx *c)
+{
+	if (c->events & EV_DROP_WARM) {
+		printk_msgid_drop_modules();
+		forget_module_formats(NULL);
+	}
+	if (c->events & EV_GO_WARM) {
+		for (int m = 0; m < NMODS; m++) {
+			bool holds = false;
+
+			for (int i = 0; i < c->ntexts; i++)
+				holds |= (unsigned long)(c->text[i] - mods[m].base) < MOD_SPAN;
+			if (!holds)
+				mod_reload(&mods[m]);
+		}
+	}
+}
+
 /* In the frame of level 0: every level's va_list is live. */
 static void run_checks(struct ctx *c, va_list args0)
 {
 	for (int L = 0; L < c->nlev; L++) {
 		check_get(c, L, *c->vafs[L].va, "cold");
+		between_calls(c);
 		check_get(c, L, *c->vafs[L].va, "warm");
 	}
 	check_get(c, 0, args0, "again");
@@ -1499,6 +1889,13 @@ static void run_checks(struct ctx *c, va_list args0)
 #define S8(a, i)  a[i], a[i + 1], a[i + 2], a[i + 3], a[i + 4], a[i + 5], a[i + 6], a[i + 7]
 #define S64(a)	  S8(a, 0), S8(a, 8), S8(a, 16), S8(a, 24), S8(a, 32), S8(a, 40), \
 		  S8(a, 48), S8(a, 56)
+
+static void going_printk(const char *fmt)
+{
+	static const long zeros[NSLOTS];
+
+	going_printk_va(fmt, S64(zeros));
+}
 
 /* One frame, one va_list per level, from the outermost level in. */
 static noinline void call_level(struct ctx *c, int L, ...)
@@ -1580,6 +1977,9 @@ static void boot(void)
 	boot_record(false, PRINTK_MSGID_FW_BUG, "%s", FW_BUG "set up");
 	if (shim_early_initcall())
 		fail("msgid_stats_init() failed");
+	/* With modules and the cache, it registers the module notifier. */
+	if (nnotifiers != (IS_ENABLED(CONFIG_64BIT) && IS_ENABLED(CONFIG_MODULES)))
+		fail("msgid_stats_init() registered %d module notifiers", nnotifiers);
 	/*
 	 * The other CPUs have not run: nothing counted there (copies of the
 	 * image would be). The boot CPU's count may hold what it hashed (all
@@ -1643,14 +2043,98 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (!seen_tab)
 		fail("calloc");
 	boot();
+	mod_init();	/* after the initcalls, as modules are loaded */
 	return 0;
+}
+
+/*
+ * Put every text where its place says (round 1: the texts in modules in
+ * the reverse order), or on the heap when that part is full. A module
+ * without room for this input's texts is reloaded first: a text already
+ * placed in it must not be wiped.
+ */
+static void place_texts(struct ctx *c, int round)
+{
+	size_t need[NMODS][MOD_RANGES] = { { 0 } };
+
+	for (int i = 0; i < c->ntexts; i++)
+		if (c->place[i] >= P_MOD_RODATA)
+			need[c->mod[i]][c->place[i] - P_MOD_RODATA] += TEXT_ROOM(c->len[i]);
+	for (int m = 0; m < NMODS; m++)
+		for (int r = 0; r < MOD_RANGES; r++)
+			if (!mod_room(&mods[m], r, need[m][r])) {
+				mod_reload(&mods[m]);
+				break;
+			}
+	for (int k = 0; k < c->ntexts; k++) {
+		int i = round ? c->ntexts - 1 - k : k;
+		const char *at = NULL;
+
+		switch (c->place[i]) {
+		case P_RODATA:
+			at = ro_intern(c->heap[i], c->len[i], RO_LOW);
+			break;
+		case P_HEAP:
+			break;
+		case P_HIGH:
+			at = ro_intern(c->heap[i], c->len[i], RO_HIGH);
+			break;
+		case P_RO_AFTER_INIT:
+			at = ro_intern(c->heap[i], c->len[i], RO_AI);
+			break;
+		default:
+			at = mod_intern(&mods[c->mod[i]], c->place[i] - P_MOD_RODATA,
+					c->heap[i], c->len[i]);
+			break;
+		}
+		c->text[i] = at ? at : c->heap[i];
+	}
+}
+
+/*
+ * One round: place the texts, check them, make every level from the
+ * argument program (at @slots_at, the same in both rounds), model, and
+ * run the checks.
+ */
+static void run_round(struct ctx *c, int round, size_t slots_at)
+{
+	place_texts(c, round);
+	for (int i = 0; i < c->ntexts; i++)
+		check_pure(c->text[i]);
+	c->prog.i = slots_at;
+	memset(c->lv, 0, sizeof(c->lv));
+	c->nlits = 0;
+	c->ncalls = 0;
+
+	/* The walk from level 0 makes every level; the others replay. */
+	c->lv[0].fmt = c->text[0];
+	c->nlev = 1;
+	for (int L = 0; L < c->nlev; L++)
+		model(c, L, &c->want[L]);
+	for (int L = c->nlev; L < MAX_LEVELS; L++)
+		c->lv[L].fmt = c->text[0];
+	c->cpus = next(&c->prog);
+	if (verbose) {
+		struct pred pr;
+
+		fprintf(stderr, "round %d, events %#x\n", round, c->events);
+		dump(c);
+		for (int L = 0; L < c->nlev; L++) {
+			predict(c->lv[L].fmt, &c->want[L], &pr);
+			fprintf(stderr, "from level %d expect %s, fmt %p id %08x class %d, scan %d from %zu to %zu\n",
+				L, pr.traced ? "vsnprintf_trace()" : "vsnprintf()", (void *)pr.fmt,
+				ref_id(pr.fmt), pr.class, pr.scan, pr.pos, pr.end);
+		}
+	}
+
+	call_level(c, MAX_LEVELS - 1, S64(c->lv[MAX_LEVELS - 1].slots));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
 	const char *p = (const char *)data, *end = p + size, *nul;
-	unsigned int place, high, want;
+	unsigned int want;
 
 	if (!c)
 		return 0;
@@ -1675,46 +2159,47 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	c->prog = (struct prog){ (const unsigned char *)p, (size_t)(end - p), 0 };
 
-	/* Program bytes 0 and 1: where each text lives (bit clear: .rodata). */
-	place = next(&c->prog);
-	high = next(&c->prog);
+	/*
+	 * Program bytes 0 to 2: where each text lives (bit i % 8 of each, for
+	 * text i, is a bit of its enum place); byte 3: its module if in one
+	 * (bits 2 * (i % 4) and up); byte 4: events (enum event).
+	 */
+	unsigned int pl[3] = { next(&c->prog), next(&c->prog), next(&c->prog) };
+	unsigned int which = next(&c->prog);
+	bool used[NMODS] = { false };
+
+	c->events = next(&c->prog);
 	for (int i = 0; i < c->ntexts; i++) {
-		const char *ro = NULL;
-
-		if (!(place >> (i % 8) & 1))
-			ro = ro_intern(c->heap[i], c->len[i], high >> (i % 8) & 1);
-		if (ro) {
-			free(c->heap[i]);
-			c->heap[i] = NULL;
-			c->text[i] = ro;
-		} else {
-			c->text[i] = c->heap[i];
-		}
-		check_pure(c->text[i]);
+		c->place[i] = (pl[0] >> (i % 8) & 1) | (pl[1] >> (i % 8) & 1) << 1 |
+			      (pl[2] >> (i % 8) & 1) << 2;
+		c->mod[i] = which >> (2 * (i % 4)) & 3;
+		if (c->place[i] >= P_MOD_RODATA)
+			used[c->mod[i]] = true;
+	}
+	for (int m = 0; m < NMODS; m++)
+		if (c->events >> m & 1 || (c->events & EV_ROUND2 && used[m]))
+			mod_reload(&mods[m]);
+	if (c->events & EV_DROP_FIRST) {
+		printk_msgid_drop_modules();
+		forget_module_formats(NULL);
 	}
 
-	/* The walk from level 0 makes every level; the others replay. */
-	c->lv[0].fmt = c->text[0];
-	c->nlev = 1;
-	for (int L = 0; L < c->nlev; L++)
-		model(c, L, &c->want[L]);
-	for (int L = c->nlev; L < MAX_LEVELS; L++)
-		c->lv[L].fmt = c->text[0];
-	c->cpus = next(&c->prog);
+	/*
+	 * Round 0; then, for EV_ROUND2, the modules that hold texts of this
+	 * input go, and round 1 puts those texts back into them in the
+	 * reverse order: an address now holds another text than in round 0,
+	 * whose identifier a stale cache entry would give.
+	 */
+	size_t slots_at = c->prog.i;
+
 	cur = c;
-	if (verbose) {
-		struct pred pr;
-
-		dump(c);
-		for (int L = 0; L < c->nlev; L++) {
-			predict(c->lv[L].fmt, &c->want[L], &pr);
-			fprintf(stderr, "from level %d expect %s, fmt %p id %08x class %d, scan %d from %zu to %zu\n",
-				L, pr.traced ? "vsnprintf_trace()" : "vsnprintf()", (void *)pr.fmt,
-				ref_id(pr.fmt), pr.class, pr.scan, pr.pos, pr.end);
-		}
+	run_round(c, 0, slots_at);
+	if (c->events & EV_ROUND2) {
+		for (int m = 0; m < NMODS; m++)
+			if (used[m])
+				mod_reload(&mods[m]);
+		run_round(c, 1, slots_at);
 	}
-
-	call_level(c, MAX_LEVELS - 1, S64(c->lv[MAX_LEVELS - 1].slots));
 
 	cur = NULL;
 	for (int i = 0; i < c->ntexts; i++)

@@ -4,8 +4,12 @@
 
 An input is a count byte (number of texts - 1), the texts, each ending in
 a NUL byte, then the argument program (see the comment at the top of
-fuzz_msgid.c). Program bytes 0 and 1 place the texts (0 0: all in the
-shim's .rodata, cached); then one byte per va_list slot, in the order
+fuzz_msgid.c). Program bytes 0, 1 and 2 place the texts (bit i % 8 of
+each is a bit of text i's place: 0 0 0, all in the shim's .rodata,
+cached; see place()), byte 3 chooses the module of each text placed in
+one (bits 2 * (i % 4) and up), byte 4 the module events (bits 0..3:
+reload module k first; DROP_FIRST, DROP_WARM, GO_WARM, ROUND2 below);
+then one byte per va_list slot, in the order
 vsnprintf() reads them: depth first, a nested level's slots right after
 its %pV, then the rest of the outer format. For %s, (text << 3) | 3 and
 an offset byte (0 NULL, 1 below PAGE_SIZE, 2 ERR_PTR); for %c and %d
@@ -29,9 +33,26 @@ FW_WARN = b"[Firmware Warn]: "
 FW_INFO = b"[Firmware Info]: "
 DEPRECATED = b"[Deprecated]: "
 
-RODATA = b"\0\0"  # program bytes 0 and 1: every text in .rodata, keyed
-HEAP = b"\xff\0"  # every text on the heap (exact size)
-HIGH = b"\0\xff"  # every text in .rodata, at offsets the cache does not key
+# Places of a text: fuzz_msgid.c's enum place.
+P_RODATA, P_HEAP, P_HIGH, P_RO_AFTER_INIT, P_MOD_RODATA, P_MOD_DATA, P_MOD_AI, P_MOD_INIT = range(8)
+# Program byte 4: fuzz_msgid.c's enum event.
+DROP_FIRST, DROP_WARM, GO_WARM, ROUND2 = 1 << 4, 1 << 5, 1 << 6, 1 << 7
+
+
+def place(places, mods=(), events=0):
+    """Program bytes 0..4: text i in places[i] (module mods[i], for i < 4)."""
+    b = [0, 0, 0, 0, events]
+    for i, p in enumerate(places):
+        for k in range(3):
+            b[k] |= (p >> k & 1) << (i % 8)
+    for i, m in enumerate(mods[:4]):
+        b[3] |= m << (2 * i)
+    return bytes(b)
+
+
+RODATA = place([P_RODATA] * 8)  # every text in .rodata, keyed
+HEAP = place([P_HEAP] * 8)  # every text on the heap (exact size)
+HIGH = place([P_HIGH] * 8)  # every text in .rodata, at offsets the cache does not key
 
 
 def s(t, off=0):
@@ -96,15 +117,15 @@ SEEDS = {
     "stop-y": ([b"x %y %pV", b"inner %d"], RODATA + new(1)),
     "stop-n": ([b"x %n %pV", b"inner %d"], RODATA + new(1)),
     "trailing-pct": ([b"abc %"], b""),
-    "stop-ll": ([b"x %ll %pV", b"x %5", b"x %.", b"%"], b"\xff\0"),
+    "stop-ll": ([b"x %ll %pV", b"x %5", b"x %.", b"%"], HEAP),
     "conversions": ([b"a %*.*s %lld %zx %hhd %c %pS %*ph %5% %Lx %td b %pV", b"inner %d", b"str"],
-                    b"\x55\xaa" + b"\x03\x08" + s(2) + b"\x11\x12\x13\x14\x15\x16\x17\x18\x19"
+                    place([P_HEAP, P_HIGH, P_HEAP]) + b"\x03\x08" + s(2) + b"\x11\x12\x13\x14\x15\x16\x17\x18\x19"
                     + new(1) + b"\x09"),
     # 'H' is a length qualifier of 7.3's format_decode().
     "qualifier-h": ([b"x %Hd %pV", b"inner %d"], RODATA + b"\x07" + new(1) + b"\x09"),
     "levels-kept": ([b"\001c\0016\0014 mid \0013 kept\n\n", b"\0019 not a level"], b""),
     "precision": ([b"%.3s|%.*s|%.40000s", DEPRECATED + b"abc", FW_INFO],
-                  b"\xff\xff" + s(1) + prec(0) + s(2) + s(1)),
+                  HEAP + s(1) + prec(0) + s(2) + s(1)),
     # A negative '*' precision is 0: nothing printed, no tag.
     "star-precision-negative-tag": ([b"%.*s|", HW_ERR], HEAP + prec(1) + s(1)),
     "bad-vaf-null": ([b"%s: %pV", b"x"], RODATA + s(1) + b"\x00"),
@@ -132,6 +153,8 @@ SEEDS = {
     "pal-literal": ([b"%s: %pAl", b"lit %s", b"dev", HW_ERR + b"from rust"],
                     RODATA + s(2) + lit(3, 1)),
     "pal-null-literal": ([b"%s: %pAl", HW_ERR, b"x"], RODATA + s(1) + lit(2)),
+    # A tag printed by %c, in a format without %s: not looked at.
+    "tag-from-chars-no-str": ([b"x [Hardware Error%c: "], RODATA + b"\x5d"),
     # A tag printed by %c next to the format's text: the text is looked at.
     "tag-from-chars": ([b"%s[Hardware Error]%c ", b"x"], RODATA + s(1) + b"\x3a"),
     # README: the class scan runs to the end of the record (a stricter rule,
@@ -140,15 +163,51 @@ SEEDS = {
     "known-scan-to-end": ([b"%pV%s", b"%s", b"x", HW_ERR], RODATA + new(1) + s(2) + s(3)),
     "known-h-pv": ([b"%HpV", b"inner"], RODATA + new(1)),
     "known-h-s": ([b"%Hs", HW_ERR], RODATA + s(1)),
+    # __ro_after_init data is in .rodata but not keyed: hashed every time.
+    "ro-after-init": ([b"%s %pV", b"ai %s", b"x"],
+                      place([P_RO_AFTER_INIT, P_RO_AFTER_INIT, P_RODATA]) + s(2) + new(1) + s(2)),
+    # A module's .rodata formats are kept, keyed by their offset in the
+    # module area; module 0's first text is at offset 0 there.
+    "module-rodata": ([b"%s: mod %pV", b"inner %s", HW_ERR + b"x"],
+                      place([P_MOD_RODATA] * 3, [0, 0, 0]) + s(2) + new(1) + s(2)),
+    # vmlinux's and a module's formats, at the same offsets: the region tells.
+    "module-and-vmlinux": ([b"%s: %pV", b"mod %d", b"x"],
+                           place([P_RODATA, P_MOD_RODATA, P_RODATA], [0, 1]) + s(2) + new(1) + b"\x07"),
+    # Writable, __ro_after_init and init data of a module: never kept.
+    "module-data": ([b"%s: data %pV", b"ai %pV", b"init %s", b"x"],
+                    place([P_MOD_DATA, P_MOD_AI, P_MOD_INIT, P_MOD_RODATA], [1, 2, 0, 1])
+                    + s(3) + new(1) + new(2) + s(3)),
+    # Module 3 is below MODULES_VADDR: its offset wraps, not kept.
+    "module-below": ([b"below %pV", b"%s", HW_ERR],
+                     place([P_MOD_RODATA, P_MOD_RODATA, P_MOD_RODATA], [3, 3, 0]) + new(1) + s(2)),
+    # Round 0 in a fresh module 0, which goes; round 1 puts the texts back
+    # in the reverse order: "inner %d" where "outer %pV" was (a stale entry
+    # would give it the outer's identifier and %pV bit).
+    "module-reload": ([b"outer %pV", b"inner %d"],
+                      place([P_MOD_RODATA] * 2, [0, 0], ROUND2) + new(1) + b"\x05"),
+    "module-reload-two": ([b"%s: a %pV", b"b %s", FW_BUG + b"c", b"d %pV"],
+                          place([P_MOD_RODATA] * 4, [1, 1, 2, 1], ROUND2 | 1)
+                          + s(2) + new(3) + new(1) + s(2)),
+    # The modules' entries dropped (KUnit's printk_msgid_drop_modules())
+    # before each warm call: hashed again; vmlinux's stay.
+    "module-drop": ([b"%s %pV", b"drop %s", b"x"],
+                    place([P_RODATA, P_MOD_RODATA, P_HEAP], [0, 0], DROP_FIRST | DROP_WARM)
+                    + s(2) + new(1) + s(2)),
+    # Modules without a text of the input go between the calls.
+    "module-go-warm": ([b"%s %pV", b"go %s", b"x"],
+                       place([P_RODATA, P_MOD_RODATA, P_RODATA], [0, 2], GO_WARM)
+                       + s(2) + new(1) + s(2)),
 }
 
 # Inputs kept byte for byte, once harness/fuzz/known/: where msgid.c used to
 # differ from vsnprintf() on precisions ("%.*s" with -1 prints nothing;
-# "%.40000s" is 32767 on 7.3, 0 on 6.12). Now ordinary seeds.
+# "%.40000s" is 32767 on 7.3, 0 on 6.12). Now ordinary seeds. Their two
+# bytes of placement ("\xff\x00" and "\xff\xff": on the heap) became five
+# when modules came ("\xff\x00\x00\x00\x00": on the heap).
 RAW = {
-    "digit-precision-16bit": b"\x01%.40000s\0[Deprecated]: x\0\xff\x00\x0b\x00",
+    "digit-precision-16bit": b"\x01%.40000s\0[Deprecated]: x\0\xff\x00\x00\x00\x00\x0b\x00",
     "star-precision-negative": b"\x02%.3s|%.*s|%.40000s\0[Deprecated]: abc\0"
-                               b"[Firmware Info]: \0\xff\xff\x0b\x00\x00\x13\x00\x0b\x00",
+                               b"[Firmware Info]: \0\xff\x00\x00\x00\x00\x0b\x00\x00\x13\x00\x0b\x00",
 }
 
 

@@ -22,6 +22,7 @@ typedef uint64_t u64;
 typedef int32_t s32;
 
 #define PAGE_SIZE	4096UL
+#define ULONG_MAX	(~0UL)	/* <linux/limits.h> */
 
 /* <linux/kconfig.h>: 1 if the option is defined to 1 (-DCONFIG_FOO). */
 #define __SHIM_ARG_PLACEHOLDER_1		0,
