@@ -230,14 +230,19 @@ static enum printk_msgid_class msgid_entry_class(u64 e)
 static u64 msgid_cache[MSGID_CACHE_SLOTS];
 
 #if defined(CONFIG_MODULES) && defined(MODULES_VADDR)
-/* The offset of @addr in the module area if it is in a module's .rodata. */
+/*
+ * The offset of @addr in the module area if it is in the .rodata of a
+ * module that is not going. The caller holds the RCU read lock until it
+ * has put its entry (vprintk_store() has interrupts off).
+ */
 static unsigned long msgid_module_offset(unsigned long addr)
 {
 	struct module *mod;
 
 	guard(rcu)();
 	mod = __module_address(addr);
-	if (!mod || !within_module_mem_type(addr, mod, MOD_RODATA))
+	if (!mod || READ_ONCE(mod->state) == MODULE_STATE_GOING ||
+	    !within_module_mem_type(addr, mod, MOD_RODATA))
 		return ULONG_MAX;
 	return addr - MODULES_VADDR;
 }
@@ -254,9 +259,15 @@ static void msgid_cache_drop_modules(void)
 
 static int msgid_module_notify(struct notifier_block *nb, unsigned long state, void *data)
 {
-	/* The module's code has run its last: nothing adds its formats again. */
-	if (state == MODULE_STATE_GOING)
+	/*
+	 * The module is marked going, so no lookup keys its formats any
+	 * more; once the lookups that found it live have put their entries,
+	 * drop them (its async functions may still print until it is freed).
+	 */
+	if (state == MODULE_STATE_GOING) {
+		synchronize_rcu();
 		msgid_cache_drop_modules();
+	}
 	return NOTIFY_DONE;
 }
 
@@ -402,7 +413,8 @@ int msgid_size_traced(char *buf, size_t size, const char *fmt, va_list args,
  * carries an identifier it calls this instead. A format known to pass no
  * other on is sized with vsnprintf() itself; any other with
  * vsnprintf_trace(), to find the caller's format. Safe in any context,
- * NMI included: no lock, no allocation.
+ * NMI included: no lock, no allocation. The caller is an RCU reader
+ * (vprintk_store() has interrupts off), for the cache's module entries.
  *
  * Return: as vsnprintf().
  */
@@ -460,7 +472,8 @@ void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 	int len;
 
 	va_copy(ap, args);
-	len = printk_msgid_size(text, sizeof(text), fmt, ap, msgid);
+	scoped_guard(rcu)
+		len = printk_msgid_size(text, sizeof(text), fmt, ap, msgid);
 	va_end(ap);
 	msgid->class = msgid_text_class(msgid, text, min_t(int, len, sizeof(text) - 1));
 }

@@ -46,4 +46,21 @@ static inline void class_rcu_destructor(class_rcu_t *g)
 {
 	rcu_read_unlock();
 }
+
+/* scoped_guard(rcu) stmt: stmt in a read-side critical section. */
+#define scoped_guard(_name)						\
+	for (class_##_name##_t __shim_scope __attribute__((		\
+		__cleanup__(class_##_name##_destructor), __unused__)) =	\
+		class_##_name##_constructor(), *__shim_once = &__shim_scope; \
+	     __shim_once; __shim_once = NULL)
+
+/*
+ * One thread: no reader can be inside a critical section while the
+ * notifier runs; waiting in one would never end.
+ */
+static inline void synchronize_rcu(void)
+{
+	if (shim_rcu_nesting)
+		shim_rcu_bad();
+}
 #endif
