@@ -37,6 +37,7 @@ typedef int32_t s32;
 #define __maybe_unused	__attribute__((__unused__))
 #define noinline	__attribute__((__noinline__))
 #define __printf(a, b)	__attribute__((__format__(printf, a, b)))
+#define __uninitialized	/* the kernel's: no -ftrivial-auto-var-init here */
 #ifndef __always_inline	/* glibc's <sys/cdefs.h> has one */
 #define __always_inline	inline __attribute__((__always_inline__))
 #endif
