@@ -46,7 +46,9 @@ ICOUNT=${ICOUNT:-0}
 COUNT=${COUNT:-2000}
 BENCH_BUILD=${BENCH_BUILD:-1}
 BENCH_BASE=${BENCH_BASE:-}
-variants="off on caller"
+# BENCH_VARIANTS: the kernels built and booted; "caller" (a comparison
+# column: what CONFIG_PRINTK_CALLER costs) is left out when not named.
+variants=${BENCH_VARIANTS:-off on caller}
 if [ "$ICOUNT" = 1 ]; then
 	ROUNDS=${ROUNDS:-2}
 	REPS=${REPS:-7}
@@ -57,7 +59,7 @@ if [ "$ICOUNT" = 1 ]; then
 	xconf=(--kunitconfig="$ROOT/harness/bench/x86_64.kunitconfig")
 	command -v qemu-system-x86_64 >/dev/null ||
 		die "qemu-system-x86_64 missing: run harness/deps.sh (qemu-system-x86)"
-	what="3 x86_64 kernels (off, on, caller) with kunit.py: cold on 2 shared cores about 7 minutes each, less with ccache"
+	what="x86_64 kernels ($variants) with kunit.py: cold about 7 minutes each on 2 idle cores (30 on a loaded machine), less with ccache"
 	per_boot="5-10 s"
 	secs=8
 	kimg=arch/x86/boot/bzImage
@@ -69,7 +71,7 @@ else
 	arch=()
 	karch=um
 	xconf=()
-	what="3 UML kernels (off, on, caller) with kunit.py: cold on 2 shared cores about 20 minutes for the first and 3 for each other (ccache)"
+	what="UML kernels ($variants) with kunit.py: cold on 2 shared cores about 20 minutes each"
 	per_boot="1-3 s"
 	secs=2
 	kimg=linux
@@ -172,7 +174,8 @@ boot() {
 # rotates from round to round, so that no boot always runs first (or right
 # after a build). on-offonly never switches identifiers on (see only_off in
 # harness/modules/msgid_bench/msgid_bench.c): its switch-off figures are the ones compared with off.
-jobs=(off:off:1:0 on:on:1:0 on:on-offonly:1:1 on:on-time0:0:0 caller:caller:1:0)
+jobs=(off:off:1:0 on:on:1:0 on:on-offonly:1:1 on:on-time0:0:0)
+case " $variants " in *" caller "*) jobs+=(caller:caller:1:0) ;; esac
 if [ -n "$BENCH_BASE" ]; then
 	[ -f "$BENCH_BASE/$kimg" ] || die "BENCH_BASE=$BENCH_BASE: no kernel $BENCH_BASE/$kimg"
 	[ -f "$BENCH_BASE/msgid_bench/msgid_bench.ko" ] ||
@@ -180,7 +183,7 @@ if [ -n "$BENCH_BASE" ]; then
 	jobs+=("$(cd "$BENCH_BASE" && pwd):base:1:0")
 fi
 nj=${#jobs[@]}
-say "bench: $ROUNDS rounds of $nj boots (off, on, on switch off only, on printk.time=0, caller${BENCH_BASE:+, base}), $REPS x $COUNT messages per kind and mode in each, $per_boot per boot: about $(( ROUNDS * nj * secs )) s"
+say "bench: $ROUNDS rounds of $nj boots (off, on, on switch off only, on printk.time=0${BENCH_BASE:+, base}; $variants), $REPS x $COUNT messages per kind and mode in each, $per_boot per boot: about $(( ROUNDS * nj * secs )) s"
 for r in $(seq 1 "$ROUNDS"); do
 	t1=$(date +%s)
 	for i in $(seq 0 $((nj - 1))); do
