@@ -125,7 +125,8 @@ kunit-i386: tree
 	$(J) $(H)/kunit.sh i386
 
 vectors:
-	$(J) python3 $(H)/check-vectors.py kernel/printk/msgid_kunit.c
+	$(J) python3 $(H)/check-vectors.py kernel/printk/msgid_kunit.c \
+		harness/modules/msgid_kunit_ext/msgid_kunit_ext.c
 
 pytest:
 	$(J) $(H)/pytest.sh

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Recompute every MSGID_VECTOR(fmt, id) of the KUnit suite with zlib.
+"""Recompute every MSGID_VECTOR(fmt, id) of the KUnit suites with zlib.
 
-The expected identifiers in kernel/printk/msgid_kunit.c are written down
-from an independent computation (Python's zlib.crc32 over the canonical
-format). This check keeps them honest: it parses each vector's C string
-literal, applies the rule of Documentation/admin-guide/msgid.rst and
-compares. --fix prints the right value for each vector that is wrong.
+check-vectors.py FILE...: the expected identifiers of the KUnit suites
+(kernel/printk/msgid_kunit.c, harness/modules/msgid_kunit_ext/) are
+written down from an independent computation (Python's zlib.crc32 over
+the canonical format). This check keeps them honest: it parses each
+vector's C string literal, applies the rule of
+Documentation/admin-guide/msgid.rst and compares; for a wrong vector it
+prints the right value.
 """
 import re
 import sys
@@ -44,21 +46,22 @@ def canonical(fmt: bytes) -> bytes:
 
 
 def main() -> int:
-    path = sys.argv[1]
-    text = open(path, encoding='utf-8').read()
-    vectors = VECTOR.findall(text)
-    if not vectors:
-        print(f'{path}: no MSGID_VECTOR() found', file=sys.stderr)
-        return 1
-    bad = 0
-    for literals, written in vectors:
-        fmt = c_string(literals)
-        want = zlib.crc32(canonical(fmt))
-        if int(written, 16) != want:
-            print(f'{path}: MSGID_VECTOR({literals.strip()}) says {written}, '
-                  f'zlib.crc32 of the canonical form is 0x{want:08x}', file=sys.stderr)
-            bad += 1
-    print(f'check-vectors: {len(vectors) - bad} passed, {bad} failed')
+    total = bad = 0
+    for path in sys.argv[1:]:
+        text = open(path, encoding='utf-8').read()
+        vectors = VECTOR.findall(text)
+        if not vectors:
+            print(f'{path}: no MSGID_VECTOR() found', file=sys.stderr)
+            return 1
+        total += len(vectors)
+        for literals, written in vectors:
+            fmt = c_string(literals)
+            want = zlib.crc32(canonical(fmt))
+            if int(written, 16) != want:
+                print(f'{path}: MSGID_VECTOR({literals.strip()}) says {written}, '
+                      f'zlib.crc32 of the canonical form is 0x{want:08x}', file=sys.stderr)
+                bad += 1
+    print(f'check-vectors: {total - bad} passed, {bad} failed')
     return 1 if bad else 0
 
 

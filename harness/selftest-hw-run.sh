@@ -3,8 +3,9 @@
 # selftest-hw-run.sh: /run.sh of the hw/debug selftest initramfs (set up by
 # harness/selftest-hw.sh). Mounts the ext4 disk and brings the e1000 NIC
 # up, so that their drivers' records exist, runs the kselftest through
-# /selftest-run.sh with MSGID_TEST_HW=1, then prints the results of the
-# KUnit suites built in and runs /splat.sh (harness/splat-guest.sh).
+# /selftest-run.sh with MSGID_TEST_HW=1, loads the harness's KUnit module
+# (/msgid_kunit_ext.ko), then prints the results of the KUnit suites, built
+# in and of that module, and runs /splat.sh (harness/splat-guest.sh).
 
 fail() { echo "msgid-hw: $*"; exit 1; }
 
@@ -27,6 +28,9 @@ MSGID_TEST_HW=1 /selftest-run.sh
 rc=$?
 
 umount /mnt || rc=1
+# The harness's KUnit module: its suites run when it loads, and it stays
+# loaded, so that their results stay in debugfs.
+insmod /msgid_kunit_ext.ko || { echo "msgid-kunit: no results: insmod msgid_kunit_ext.ko failed"; rc=1; }
 dmesg -n 1
 # The KUnit suites built into this kernel ran at boot: their KTAP results,
 # as KUnit keeps them, for the host to parse (harness/kunit.sh parse).

@@ -9,10 +9,12 @@
 # the test, so its hw case runs (no SKIP allowed). Then fails on any
 # splat (lockdep, KASAN, UBSAN, WARN, BUG, might_sleep) in the console or
 # in the kernel log of the run, on a taint (but TAINT_TEST, which the
-# KUnit suites set, and TAINT_OOT_MODULE, which the extended test's module
-# sets), or when lockdep turned off. The KUnit suites built
-# into this kernel ran at boot: their results are checked as make kunit
-# checks them (harness/kunit.sh parse).
+# KUnit suites set, and TAINT_OOT_MODULE, which the harness's modules
+# set), or when lockdep turned off. The KUnit suites built
+# into this kernel ran at boot, those of harness/modules/msgid_kunit_ext
+# (built here against this kernel) when the guest loads it after the
+# kselftest: their results are checked as make kunit checks them
+# (harness/kunit.sh parse).
 # Outputs in out/selftest-debug/.
 set -eu
 . "$(dirname "$0")/env.sh"
@@ -45,6 +47,14 @@ mkfs.ext4 -q -F -L msgid-hw -E lazy_itable_init=0,lazy_journal_init=0 \
 	die "mkfs.ext4 failed"
 
 "$H/splat.sh" overlay "$overlay"
+# The KUnit cases the series does not send, out of tree against this kernel.
+ext=$dir/msgid_kunit_ext
+{ make CC="$(kcc)" -C "$TREE" O="$dir" M="$H/modules/msgid_kunit_ext" MO="$ext" modules &&
+  cp "$ext/msgid_kunit_ext.ko" "$overlay/"; } > "$work/kunit-ext.log" 2>&1 ||
+	{ tail -20 "$work/kunit-ext.log" >&2; die "msgid_kunit_ext failed to build, see $work/kunit-ext.log"; }
+if grep -E 'warning:|error:' "$work/kunit-ext.log" >&2; then
+	die "warnings in the build of msgid_kunit_ext ($work/kunit-ext.log)"
+fi
 install -m 755 "$H/selftest-hw-run.sh" "$overlay/run.sh"
 install -m 755 "$H/selftest-run.sh" "$overlay/selftest-run.sh"
 
@@ -70,8 +80,7 @@ if grep '^msgid-kunit: no results' "$log" >&2 ||
 	bad=1
 fi
 [ "$bad" = 0 ] || die "the built-in KUnit suites failed: console in $log"
-# Running KUnit tests sets TAINT_TEST (1 << 18), loading the extended
-# test's out-of-tree module TAINT_OOT_MODULE (1 << 12): nothing else may
-# be set.
+# Running KUnit tests sets TAINT_TEST (1 << 18), loading the harness's
+# out-of-tree modules TAINT_OOT_MODULE (1 << 12): nothing else may be set.
 "$H/splat.sh" check "$log" $(( (1 << 18) | (1 << 12) ))
 say "KUnit passed, no splat, no taint but TAINT_TEST and TAINT_OOT_MODULE, lockdep on; check-debug took $(( $(date +%s) - t_all )) s"

@@ -1,16 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Messages for the printk message identifier selftest
- *
- * When <debugfs>/test_msgid/emit is written, this module prints one
- * message through each of printk() with a level, pr_*() under pr_fmt(),
- * dev_printk() on a registered device and a FW_INFO tag in the format.
- * tools/testing/selftests/msgid reads their formats from the printk index
- * (<debugfs>/printk/index/test_msgid) and checks that each record carries
- * the identifier of its call site's format. It prints nothing else, so
- * that every call site of this file in the index has one record.
- *
- * The bare printk() call is one of the paths under test.
+ * Messages for tools/testing/selftests/msgid: when <debugfs>/test_msgid/emit
+ * is written, one message through each of printk() with a level, pr_*()
+ * under pr_fmt(), dev_printk() and a FW_INFO tag, and nothing else, so that
+ * each call site of this file in the printk index has one record.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

@@ -1757,15 +1757,9 @@ static struct {
  * formed. The few records printed before parse_early_param() reads
  * printk.msgid=1 have none: "Linux version", "Command line", the e820 map.
  */
-/*
- * The built-in KUnit suite (kernel/printk/msgid_kunit.c) prints these with
- * the switch off on purpose, to see that they get no identifier.
- */
-#define KUNIT_OFF	"msgid kunit"
-
 static void test_boot(const struct records *boot)
 {
-	size_t i, j, first = boot->n, before = 0, after = 0, kunit = 0;
+	size_t i, j, first = boot->n, before = 0, after = 0;
 	struct utsname u;
 	bool ok = true;
 
@@ -1803,9 +1797,7 @@ static void test_boot(const struct records *boot)
 		if (r->prio >> 3)
 			continue;
 		after++;
-		if (!r->has_id && !strncmp(r->body, KUNIT_OFF, strlen(KUNIT_OFF))) {
-			kunit++;
-		} else if (!r->has_id) {
+		if (!r->has_id) {
 			ksft_print_msg("boot: no identifier: seq %llu \"%s\"\n", r->seq, r->text);
 			ok = false;
 		}
@@ -1829,9 +1821,6 @@ static void test_boot(const struct records *boot)
 			}
 		}
 	}
-	if (kunit)
-		ksft_print_msg("boot: %zu records of the KUnit suite printed with the switch off\n",
-			       kunit);
 	ksft_test_result(ok, "boot: %zu kernel records with a well-formed identifier\n", after);
 }
 

@@ -2,23 +2,16 @@
 /*
  * KUnit tests for printk message identifiers.
  *
- * Every expected identifier below was computed outside the kernel, with
- * Python's zlib.crc32() over the canonical format, for example
+ * The expected identifiers were computed outside the kernel, with
+ * Python's zlib.crc32() over the canonical format:
  *
  *   python3 -c 'import zlib; print(hex(zlib.crc32(b"Hello %s")))'
- *
- * Each MSGID_VECTOR() is a plain string literal and its zlib.crc32(), so
- * that a script can recompute the whole table the same way and keep it
- * from drifting from the rule in Documentation/admin-guide/msgid.rst.
  */
 
-#include <kunit/device.h>
 #include <kunit/test.h>
 #include <linux/crc32.h>
-#include <linux/device.h>
 #include <linux/err.h>
 #include <linux/kmsg_dump.h>
-#include <linux/kstrtox.h>
 #include <linux/pgtable.h>
 #include <linux/printk.h>
 #include <linux/printk_msgid.h>
@@ -44,8 +37,6 @@ static const struct {
 } msgid_canonical_cases[] = {
 	{ "hello", "hello" },
 	{ KERN_INFO "hello\n", "hello" },
-	{ KERN_EMERG "hello", "hello" },
-	{ KERN_DEBUG "hello", "hello" },
 	{ KERN_CONT "tail\n", "tail" },
 	{ KERN_WARNING KERN_CONT "both", "both" },
 	{ "two\n\n", "two\n" },
@@ -71,11 +62,7 @@ static void msgid_canonical_test(struct kunit *test)
 	}
 }
 
-/*
- * CRC vectors: the format as written in C, and zlib.crc32() of its
- * canonical form. Keep to plain string literals: check-vectors.py parses
- * them.
- */
+/* A format as written in C (a plain literal), zlib.crc32() of its canonical form. */
 #define MSGID_VECTOR(fmt, id) { fmt, id }
 
 static const struct {
@@ -84,7 +71,6 @@ static const struct {
 } msgid_vectors[] = {
 	MSGID_VECTOR("", 0x00000000),
 	MSGID_VECTOR("\n", 0x00000000),
-	MSGID_VECTOR("a", 0xe8b7be43),
 	MSGID_VECTOR("123456789", 0xcbf43926),
 	MSGID_VECTOR("\0016123456789\n", 0xcbf43926),
 	MSGID_VECTOR("The quick brown fox jumps over the lazy dog", 0x414fa339),
@@ -93,14 +79,8 @@ static const struct {
 	MSGID_VECTOR("%s %s: %pV", 0xb28752d5),
 	MSGID_VECTOR("\0016Hello %s\n", 0x1fd761ca),
 	MSGID_VECTOR("\0013Hello %s", 0x1fd761ca),
-	MSGID_VECTOR("%pV", 0x6cf0d02e),
-	MSGID_VECTOR("w%d: %pV", 0x15451ab2),
 	MSGID_VECTOR("leaf %s %d", 0x27e408ef),
 	MSGID_VECTOR("inner %d", 0x49749e07),
-	MSGID_VECTOR("abc %", 0x674e13f4),
-	MSGID_VECTOR("x %y %pV", 0x450adce9),
-	MSGID_VECTOR("\0016msgid kunit: %u\n", 0x3b276aba),
-	MSGID_VECTOR("msgid kunit dev %u\n", 0xe060fb40),
 	MSGID_VECTOR("\0016msgid kunit cont %u", 0x48e28db4),
 	MSGID_VECTOR("\001cmsgid kunit orphan %u\n", 0x9b6b2b6b),
 	MSGID_VECTOR("msgid kunit deferred %u\n", 0xfa92e49a),
@@ -128,17 +108,6 @@ static void msgid_crc_test(struct kunit *test)
 				    msgid_vectors[i].id, "vector %zu", i);
 }
 
-/* The ID does not depend on the level, the newline or the arguments. */
-static void msgid_level_test(struct kunit *test)
-{
-	struct printk_msgid a, b;
-
-	msgid_get(&a, KERN_INFO "Hello %s\n", "world");
-	msgid_get(&b, KERN_ERR "Hello %s", "kernel");
-	KUNIT_EXPECT_EQ(test, a.id, b.id);
-	KUNIT_EXPECT_EQ(test, a.id, msgid_vector_id("\0016Hello %s\n"));
-}
-
 static const char *const msgid_inner = "inner %d";
 
 static __printf(2, 3) void msgid_check_outer(struct kunit *test, const char *outer, ...)
@@ -154,31 +123,20 @@ static __printf(2, 3) void msgid_check_outer(struct kunit *test, const char *out
 }
 
 /*
- * The %pV is found after every kind of conversion, each consuming its
- * arguments: vsnprintf_trace() follows it where vsnprintf() formats it.
- * The 64-bit values split into two slots on 32-bit architectures.
+ * The %pV is found after each kind of argument vsnprintf() consumes (64-bit
+ * values take two slots on 32-bit architectures) and in the wrapper formats
+ * of dev_printk() and netdev_printk().
  */
 #define CHECK_WALK(conv, ...) \
 	msgid_check_outer(test, "a " conv " b %pV", __VA_ARGS__)
 
 static void msgid_walk_body(struct kunit *test, struct va_format *vaf)
 {
-	static const u8 bytes[4] = { 1, 2, 3, 4 };
-	__be32 addr = htonl(0x7f000001);
 	char fmt_l[16];
 
 	CHECK_WALK("%d", -3, vaf);
-	CHECK_WALK("%i", 3, vaf);
-	CHECK_WALK("%u", 3u, vaf);
-	CHECK_WALK("%x", 3u, vaf);
-	CHECK_WALK("%X", 3u, vaf);
-	CHECK_WALK("%o", 3u, vaf);
 	CHECK_WALK("%c", 'c', vaf);
-	CHECK_WALK("%s", "str", vaf);
 	CHECK_WALK("%p", (void *)8, vaf);
-	CHECK_WALK("%pI4", &addr, vaf);
-	CHECK_WALK("%pS", (void *)8, vaf);
-	CHECK_WALK("%*ph", 4, bytes, vaf);
 	CHECK_WALK("%%", vaf);
 	/* A width on %% consumes nothing, whatever gcc's format check says. */
 	__diag_push();
@@ -186,34 +144,20 @@ static void msgid_walk_body(struct kunit *test, struct va_format *vaf)
 	CHECK_WALK("%5%", vaf);
 	__diag_pop();
 	CHECK_WALK("%lld", 0x0000000500000007LL, vaf);
-	CHECK_WALK("%llx", 0x0000000500000007ULL, vaf);
-	CHECK_WALK("%llu", 0x0000000500000007ULL, vaf);
 	/* The 'L' qualifier, built at run time: checkpatch takes %L for a typo. */
 	snprintf(fmt_l, sizeof(fmt_l), "a %%%cx b %%pV", 'L');
 	msgid_check_outer(test, fmt_l, 0x0000000500000007ULL, vaf);
-	CHECK_WALK("%#018llx", 0x0000000500000007ULL, vaf);
-	CHECK_WALK("%hhx", (unsigned char)3, vaf);
 	CHECK_WALK("%hhd", (signed char)-3, vaf);
 	CHECK_WALK("%hd", (short)-3, vaf);
-	CHECK_WALK("%hu", (unsigned short)3, vaf);
 	CHECK_WALK("%ld", -3L, vaf);
-	CHECK_WALK("%lu", 3UL, vaf);
-	CHECK_WALK("%lx", 3UL, vaf);
 	CHECK_WALK("%zu", (size_t)3, vaf);
-	CHECK_WALK("%zd", (ssize_t)-3, vaf);
-	CHECK_WALK("%zx", (size_t)3, vaf);
 	CHECK_WALK("%td", (ptrdiff_t)-3, vaf);
 	CHECK_WALK("%*d", 4, 3, vaf);
-	CHECK_WALK("%-*d", 4, 3, vaf);
 	CHECK_WALK("%.*s", 2, "str", vaf);
-	CHECK_WALK("%*.*s", 5, 2, "str", vaf);
-	CHECK_WALK("%-8.3d", 3, vaf);
-	CHECK_WALK("%+d", 3, vaf);
-	CHECK_WALK("% d", 3, vaf);
-	CHECK_WALK("%05d", 3, vaf);
-	CHECK_WALK("%5s", "s", vaf);
-	CHECK_WALK("%.3s", "str", vaf);
 	CHECK_WALK("%d %lld %s %zu %c", 1, 0x0000000500000007LL, "s", (size_t)2, 'c', vaf);
+	msgid_check_outer(test, "%s %s: %pV", "e1000", "0000:00:03.0", vaf);
+	msgid_check_outer(test, "%s(NULL device *): %pV", "", vaf);
+	msgid_check_outer(test, "%s %s %s%s: %pV", "e1000", "0000:00:03.0", "eth0", "", vaf);
 }
 
 /* Call @body with a va_format of @fmt and the arguments after @body. */
@@ -263,22 +207,6 @@ static void msgid_depth_test(struct kunit *test)
 		KUNIT_EXPECT_PTR_EQ_MSG(test, m.fmt, leaf, "%d levels", levels);
 		KUNIT_EXPECT_EQ_MSG(test, m.id, msgid_vector_id(leaf), "%d levels", levels);
 	}
-}
-
-/* The wrapper formats of dev_printk() and netdev_printk() in 6.12. */
-static void msgid_wrappers_body(struct kunit *test, struct va_format *vaf)
-{
-	msgid_check_outer(test, "%s %s: %pV", "e1000", "0000:00:03.0", vaf);
-	msgid_check_outer(test, "%s(NULL device *): %pV", "", vaf);
-	msgid_check_outer(test, "%s %s %s%s: %pV", "e1000", "0000:00:03.0", "eth0", "", vaf);
-	msgid_check_outer(test, "%s%s%s: %pV", "", "eth0", "", vaf);
-	msgid_check_outer(test, "%s(NULL net_device): %pV", "", vaf);
-	msgid_check_outer(test, KERN_ERR "%s: %pV", "ata1", vaf);
-}
-
-static void msgid_wrappers_test(struct kunit *test)
-{
-	msgid_with_vaf(test, msgid_inner, msgid_wrappers_body, 7);
 }
 
 /*
@@ -334,8 +262,6 @@ static void msgid_malformed_body(struct kunit *test, struct va_format *vaf)
 					    "format %s", stops[i]);
 		}
 	}
-	KUNIT_EXPECT_EQ(test, printk_msgid_hash("abc %"), msgid_vector_id("abc %"));
-	KUNIT_EXPECT_EQ(test, printk_msgid_hash("x %y %pV"), msgid_vector_id("x %y %pV"));
 }
 
 static void msgid_malformed_test(struct kunit *test)
@@ -394,67 +320,39 @@ static void msgid_class_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m.id, plain.id);
 }
 
-/* The class is the first tag vsnprintf() prints of the format's %s. */
-static __printf(2, 3)
-void msgid_class_as_printed(struct kunit *test, const char *fmt, ...)
-{
-	enum printk_msgid_class want = PRINTK_MSGID_NONE;
-	const char *hw, *fw;
-	struct printk_msgid m;
-	char out[128];
-	va_list args;
-
-	va_start(args, fmt);
-	vsnprintf(out, sizeof(out), fmt, args);
-	va_end(args);
-	hw = strstr(out, HW_ERR);
-	fw = strstr(out, FW_BUG);
-	if (hw && (!fw || hw < fw))
-		want = PRINTK_MSGID_HW_ERR;
-	else if (fw)
-		want = PRINTK_MSGID_FW_BUG;
-
-	va_start(args, fmt);
-	printk_msgid_get(&m, fmt, args);
-	va_end(args);
-	KUNIT_EXPECT_EQ_MSG(test, m.class, want, "\"%s\" printed \"%s\"", fmt, out);
-}
-
+/*
+ * dev_printk()'s format, with a tag in the device name and in its own text,
+ * around a caller's format: only the caller's format and its %s count.
+ */
 static void msgid_class_vaf_body(struct kunit *test, struct va_format *vaf)
 {
+	const enum printk_msgid_class *want = test->priv;
 	struct printk_msgid m;
 
-	msgid_get(&m, "%s %s: %pV", "ahci", "0000:00:1f.2", vaf);
-	KUNIT_EXPECT_EQ(test, m.class, PRINTK_MSGID_HW_ERR);
+	msgid_get(&m, "%s %s: %pV", "ahci", FW_INFO, vaf);
+	KUNIT_EXPECT_EQ(test, m.class, *want);
 	KUNIT_EXPECT_PTR_EQ(test, m.fmt, vaf->fmt);
+	msgid_get(&m, "%s " FW_WARN "%s: %pV", "ahci", FW_INFO, vaf);
+	KUNIT_EXPECT_EQ(test, m.class, *want);
+	KUNIT_EXPECT_PTR_EQ(test, m.fmt, vaf->fmt);
+	KUNIT_EXPECT_EQ(test, m.id, printk_msgid_hash(vaf->fmt));
 }
 
-/* The tag is in the caller's format, below dev_printk(). */
+/* Twice: the second time the formats are known (cached on 64-bit). */
 static void msgid_class_vaf_test(struct kunit *test)
 {
-	msgid_with_vaf(test, HW_ERR "disk %s failed", msgid_class_vaf_body, "sda");
-}
+	static const enum printk_msgid_class hw = PRINTK_MSGID_HW_ERR;
+	static const enum printk_msgid_class none = PRINTK_MSGID_NONE;
+	int i;
 
-/*
- * dev_printk()'s format around a caller's "%s: disk": the caller's %s may
- * hold the tag; dev_printk()'s own %s (a device name) and a wrapper's own
- * text are not the message and are not looked at.
- */
-static void msgid_replay_vaf_body(struct kunit *test, struct va_format *vaf)
-{
-	const enum printk_msgid_class *want = test->priv;
-	const char *name = want[0] ? FW_INFO : "0000:00:1f.2";
-	struct printk_msgid m;
-
-	msgid_get(&m, "%s %s: %pV", "ahci", name, vaf);
-	KUNIT_EXPECT_EQ(test, m.class, want[1]);
-	KUNIT_EXPECT_PTR_EQ(test, m.fmt, vaf->fmt);
-	KUNIT_EXPECT_EQ(test, m.id, msgid_vector_id("%s: disk"));
-
-	msgid_get(&m, "%s " FW_WARN "%s: %pV", "ahci", name, vaf);
-	KUNIT_EXPECT_EQ(test, m.class, want[1]);
-	KUNIT_EXPECT_PTR_EQ(test, m.fmt, vaf->fmt);
-	KUNIT_EXPECT_EQ(test, m.id, msgid_vector_id("%s: disk"));
+	for (i = 0; i < 2; i++) {
+		test->priv = (void *)&hw;
+		msgid_with_vaf(test, HW_ERR "disk %s failed", msgid_class_vaf_body, "sda");
+		msgid_with_vaf(test, "%s: disk", msgid_class_vaf_body, HW_ERR);
+		test->priv = (void *)&none;
+		msgid_with_vaf(test, "%s: disk", msgid_class_vaf_body, "sda");
+	}
+	test->priv = NULL;
 }
 
 /*
@@ -464,13 +362,6 @@ static void msgid_replay_vaf_body(struct kunit *test, struct va_format *vaf)
  */
 static void msgid_replay_test(struct kunit *test)
 {
-	static const enum printk_msgid_class vaf_cases[][2] = {
-		{ PRINTK_MSGID_NONE, PRINTK_MSGID_NONE },
-		{ PRINTK_MSGID_NONE, PRINTK_MSGID_HW_ERR },
-		{ PRINTK_MSGID_FW_INFO, PRINTK_MSGID_HW_ERR },
-		{ PRINTK_MSGID_FW_INFO, PRINTK_MSGID_NONE },
-		{ PRINTK_MSGID_NONE, PRINTK_MSGID_NONE },
-	};
 	static const char *const tags[] = { "x", FW_BUG, "x", HW_ERR, NULL, "[y]" };
 	enum printk_msgid_class want[ARRAY_SIZE(tags)] = {
 		PRINTK_MSGID_NONE, PRINTK_MSGID_FW_BUG, PRINTK_MSGID_NONE,
@@ -501,49 +392,25 @@ static void msgid_replay_test(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, m.class, PRINTK_MSGID_DEPRECATED,
 				    "tag before %%s, call %zu", i);
 
-		msgid_get(&m, "%d %d %d %d %d %d %d %d %d %d %d %s",
-			  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, tags[t]);
-		KUNIT_EXPECT_EQ_MSG(test, m.class, want[t], "11 ints, call %zu", i);
-
 		/* As much of the string as vsnprintf() prints. */
 		msgid_get(&m, "%.20s|%.*s", tags[t], 3, tags[t]);
 		KUNIT_EXPECT_EQ_MSG(test, m.class, want[t], "precision, call %zu", i);
 
 		/* Every %s is looked at, the first tag counts. */
-		msgid_get(&m, "%s%s%s%s%s", "a", "b", "c", tags[t], "e");
-		KUNIT_EXPECT_EQ_MSG(test, m.class, want[t], "4th %%s, call %zu", i);
-		msgid_get(&m, "%s%s%s%s%s", "a", "b", "c", "d", tags[t]);
-		KUNIT_EXPECT_EQ_MSG(test, m.class, want[t], "5th %%s, call %zu", i);
 		msgid_get(&m, "%s%s", tags[t], DEPRECATED);
 		KUNIT_EXPECT_EQ_MSG(test, m.class, want[t] ?: PRINTK_MSGID_DEPRECATED,
 				    "first of two, call %zu", i);
 	}
 
-	/*
-	 * Precisions: the class is what vsnprintf() prints. A negative '*'
-	 * precision is 0 to it (nothing printed); a digit precision above
-	 * 32767 is clamped, with a warning, on 7.3 (6.12 kept it in 16 bits
-	 * and printed nothing). The warning is expected, and kept off the
-	 * log, where a built-in run of the suite would show it as a splat.
-	 * (It is a WARN_ONCE(): a run after the first, or after any other
-	 * user of so large a precision, counts none, so the count is not
-	 * checked.)
-	 */
-	msgid_class_as_printed(test, "%.*s|", -1, HW_ERR);
-	msgid_class_as_printed(test, "%.*s|", 1, HW_ERR);
-	msgid_class_as_printed(test, "%.*s|", 18, HW_ERR);
-	msgid_class_as_printed(test, "%.*s|", 17, HW_ERR);
-	msgid_class_as_printed(test, "%.32767s|", HW_ERR);
-	kunit_warning_suppress(test)
-		msgid_class_as_printed(test, "%.40000s|", HW_ERR);
-	msgid_class_as_printed(test, "%.0s|%s", HW_ERR, FW_BUG);
-
-	for (i = 0; i < ARRAY_SIZE(vaf_cases); i++) {
-		test->priv = (void *)vaf_cases[i];
-		msgid_with_vaf(test, "%s: disk", msgid_replay_vaf_body,
-			       vaf_cases[i][1] ? HW_ERR : "sda");
-	}
-	test->priv = NULL;
+	/* Precisions: the tag must be printed whole (-1 is 0 to vsnprintf()). */
+	msgid_get(&m, "%.*s|", -1, HW_ERR);
+	KUNIT_EXPECT_EQ(test, m.class, PRINTK_MSGID_NONE);
+	msgid_get(&m, "%.*s|", 18, HW_ERR);
+	KUNIT_EXPECT_EQ(test, m.class, PRINTK_MSGID_HW_ERR);
+	msgid_get(&m, "%.*s|", 17, HW_ERR);
+	KUNIT_EXPECT_EQ(test, m.class, PRINTK_MSGID_NONE);
+	msgid_get(&m, "%.0s|%s", HW_ERR, FW_BUG);
+	KUNIT_EXPECT_EQ(test, m.class, PRINTK_MSGID_FW_BUG);
 }
 
 static char msgid_writable_fmt[] = "msgid kunit cache %d";
@@ -603,33 +470,7 @@ static void msgid_cache_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m2.id, m1.id);
 }
 
-static void msgid_render_test(struct kunit *test)
-{
-	static const struct {
-		u32 id;
-		const char *text;
-	} cases[] = {
-		{ 0, "(00000000): " },
-		{ 0xdeadbeef, "(deadbeef): " },
-		{ 0x0a0b0c0d, "(0a0b0c0d): " },
-		{ 0xffffffff, "(ffffffff): " },
-	};
-	char buf[PRINTK_MSGID_PREFIX_LEN + 1];
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		memset(buf, 'X', sizeof(buf));
-		KUNIT_EXPECT_PTR_EQ(test, printk_msgid_render(buf, cases[i].id),
-				    buf + PRINTK_MSGID_PREFIX_LEN);
-		KUNIT_EXPECT_MEMEQ(test, buf, cases[i].text, PRINTK_MSGID_PREFIX_LEN);
-		KUNIT_EXPECT_EQ(test, buf[PRINTK_MSGID_PREFIX_LEN], 'X');
-	}
-}
-
-/*
- * Records: print through the real printk paths and read the record back
- * with the kmsg_dump iterator.
- */
+/* Records: printed through printk, read back with the kmsg_dump iterator. */
 #define MSGID_LINE_MAX	2048
 
 struct msgid_record {
@@ -671,20 +512,14 @@ static bool msgid_find(struct msgid_record *r, const char *marker)
 	return true;
 }
 
-/* The identifier of a record's prefix, or -1 when it has none. */
-static s64 msgid_of(const struct msgid_record *r)
+/* Whether @r starts with the prefix of the identifier of the vector @fmt. */
+static bool msgid_prefixed(const struct msgid_record *r, const char *fmt)
 {
-	char hex[9];
-	u32 id;
+	char prefix[PRINTK_MSGID_PREFIX_LEN + 1];
 
-	if (r->len < PRINTK_MSGID_PREFIX_LEN || r->text[0] != '(' ||
-	    memcmp(r->text + 9, "): ", 3))
-		return -1;
-	memcpy(hex, r->text + 1, 8);
-	hex[8] = '\0';
-	if (kstrtou32(hex, 16, &id))
-		return -1;
-	return id;
+	snprintf(prefix, sizeof(prefix), "(%08x): ", msgid_vector_id(fmt));
+	return r->len >= PRINTK_MSGID_PREFIX_LEN &&
+	       !memcmp(r->text, prefix, PRINTK_MSGID_PREFIX_LEN);
 }
 
 struct msgid_suite {
@@ -720,45 +555,6 @@ static u32 msgid_marker(struct msgid_suite *s, const char *what)
 	return n;
 }
 
-static void msgid_record_plain_test(struct kunit *test)
-{
-	struct msgid_suite *s = test->priv;
-	u32 n = msgid_marker(s, "msgid kunit:");
-
-	pr_info("msgid kunit: %u\n", n);
-	KUNIT_ASSERT_TRUE(test, msgid_find(&s->rec, s->marker));
-	KUNIT_EXPECT_EQ(test, msgid_of(&s->rec), msgid_vector_id("\0016msgid kunit: %u\n"));
-	KUNIT_EXPECT_EQ(test, s->rec.len, PRINTK_MSGID_PREFIX_LEN + strlen(s->marker));
-	KUNIT_EXPECT_MEMEQ(test, s->rec.text + PRINTK_MSGID_PREFIX_LEN, s->marker,
-			   strlen(s->marker));
-}
-
-static void msgid_record_off_test(struct kunit *test)
-{
-	struct msgid_suite *s = test->priv;
-	u32 n = msgid_marker(s, "msgid kunit:");
-
-	static_branch_disable(&printk_msgid_key);
-	pr_info("msgid kunit: %u\n", n);
-	static_branch_enable(&printk_msgid_key);
-	KUNIT_ASSERT_TRUE(test, msgid_find(&s->rec, s->marker));
-	KUNIT_EXPECT_EQ(test, msgid_of(&s->rec), -1);
-	KUNIT_EXPECT_EQ(test, s->rec.len, strlen(s->marker));
-}
-
-static void msgid_record_dev_test(struct kunit *test)
-{
-	struct msgid_suite *s = test->priv;
-	struct device *dev = kunit_device_register(test, "msgid-kunit-dev");
-	u32 n = msgid_marker(s, "msgid kunit dev");
-
-	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(dev));
-	dev_info(dev, "msgid kunit dev %u\n", n);
-	KUNIT_ASSERT_TRUE(test, msgid_find(&s->rec, s->marker));
-	KUNIT_EXPECT_EQ(test, msgid_of(&s->rec), msgid_vector_id("msgid kunit dev %u\n"));
-	KUNIT_EXPECT_NOT_NULL(test, strnstr(s->rec.text, "msgid-kunit-dev: ", s->rec.len));
-}
-
 static void msgid_record_cont_test(struct kunit *test)
 {
 	struct msgid_suite *s = test->priv;
@@ -767,7 +563,8 @@ static void msgid_record_cont_test(struct kunit *test)
 	pr_info("msgid kunit cont %u", n);
 	pr_cont(" tail\n");
 	KUNIT_ASSERT_TRUE(test, msgid_find(&s->rec, s->marker));
-	KUNIT_EXPECT_EQ(test, msgid_of(&s->rec), msgid_vector_id("\0016msgid kunit cont %u"));
+	KUNIT_EXPECT_TRUE_MSG(test, msgid_prefixed(&s->rec, "\0016msgid kunit cont %u"),
+			      "%s", s->rec.text);
 	/* One prefix, at the start: the fragment is appended without one. */
 	KUNIT_EXPECT_EQ(test, s->rec.len,
 			PRINTK_MSGID_PREFIX_LEN + strlen(s->marker) + strlen(" tail"));
@@ -790,8 +587,8 @@ static void msgid_record_deferred_test(struct kunit *test)
 	printk_deferred("msgid kunit deferred %u\n", n);
 #endif
 	KUNIT_ASSERT_TRUE(test, msgid_find(&s->rec, s->marker));
-	KUNIT_EXPECT_EQ(test, msgid_of(&s->rec),
-			msgid_vector_id("msgid kunit deferred %u\n"));
+	KUNIT_EXPECT_TRUE_MSG(test, msgid_prefixed(&s->rec, "msgid kunit deferred %u\n"),
+			      "%s", s->rec.text);
 }
 
 static void msgid_record_long_test(struct kunit *test)
@@ -806,7 +603,7 @@ static void msgid_record_long_test(struct kunit *test)
 	/* Truncation cut the newline: the record is open until the next one. */
 	pr_info("msgid kunit long done\n");
 	KUNIT_ASSERT_TRUE(test, msgid_find(&s->rec, s->marker));
-	KUNIT_EXPECT_EQ(test, msgid_of(&s->rec), msgid_vector_id("\0016msgid kunit long %u %s\n"));
+	KUNIT_EXPECT_TRUE(test, msgid_prefixed(&s->rec, "\0016msgid kunit long %u %s\n"));
 	/* Truncated to the record limit, prefix included, as before. */
 	KUNIT_EXPECT_LE(test, s->rec.len, 1024);
 	KUNIT_EXPECT_GT(test, s->rec.len, 1000);
@@ -816,17 +613,14 @@ static void msgid_record_long_test(struct kunit *test)
 static struct kunit_case msgid_rule_cases[] = {
 	KUNIT_CASE(msgid_canonical_test),
 	KUNIT_CASE(msgid_crc_test),
-	KUNIT_CASE(msgid_level_test),
 	KUNIT_CASE(msgid_walk_test),
 	KUNIT_CASE(msgid_depth_test),
-	KUNIT_CASE(msgid_wrappers_test),
 	KUNIT_CASE(msgid_bad_vaf_test),
 	KUNIT_CASE(msgid_malformed_test),
 	KUNIT_CASE(msgid_class_test),
 	KUNIT_CASE(msgid_class_vaf_test),
 	KUNIT_CASE(msgid_replay_test),
 	KUNIT_CASE(msgid_cache_test),
-	KUNIT_CASE(msgid_render_test),
 	{}
 };
 
@@ -836,9 +630,6 @@ static struct kunit_suite msgid_rule_suite = {
 };
 
 static struct kunit_case msgid_record_cases[] = {
-	KUNIT_CASE(msgid_record_plain_test),
-	KUNIT_CASE(msgid_record_off_test),
-	KUNIT_CASE(msgid_record_dev_test),
 	KUNIT_CASE(msgid_record_cont_test),
 	KUNIT_CASE(msgid_record_deferred_test),
 	KUNIT_CASE(msgid_record_long_test),

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Copy log lines (dmesg, journalctl -k, /dev/kmsg, serial consoles...),
 each record with a printed "(xxxxxxxx): " followed by its call sites (or
-a mark if the ID is unknown) and by the lines after it that start with a
-space (/dev/kmsg's dictionary, continuation lines)."""
+a mark if the ID is unknown), after the lines that follow it and start
+with a space (/dev/kmsg's dictionary, continuation lines)."""
 
 import os
 import re
@@ -16,8 +16,7 @@ from msgid_db.ids import CLASS_NONE, classify
 #: shows it as the tag, "F/(xxxxxxxx)(    0): " in its brief form.
 ID_RE = re.compile(rb"(?:^|(?<=[\s\];:>/]))\((?P<id>[0-9a-f]{8})\)"
                    rb"(?:: |\(\ *(?:\w{1,16}:)?\ *\d{1,10}\): )")
-#: Call sites shown for one ID; lookup shows them all.
-MAX_SITES = 3
+MAX_SITES = 3       # call sites shown for one ID; lookup shows them all
 
 
 def read_lines(f: BinaryIO) -> Iterator[tuple[bytes, bool]]:

@@ -22,7 +22,6 @@ EPILOG = ("exit status: 0 success, 1 an ID was not found, 2 bad arguments "
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    """Build the database from the printk index or a vmlinux."""
     from msgid_db import elf, index
     now = datetime.datetime.now(datetime.timezone.utc)
     meta = {"built": now.isoformat(timespec="seconds"), "tool": PROG}
@@ -44,7 +43,6 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_lookup(args: argparse.Namespace) -> int:
-    """Print the call sites of each ID."""
     wanted = [ids.parse_id(v) for v in args.ids]
     db, status = database.Database(args.db), EXIT_OK
     for msgid in wanted:
@@ -66,7 +64,6 @@ def cmd_lookup(args: argparse.Namespace) -> int:
 
 
 def cmd_annotate(args: argparse.Namespace) -> int:
-    """Annotate kernel log lines that carry message IDs."""
     from msgid_db import annotate
     annotator = annotate.Annotator(database.Database(args.db))
     sys.stdout.flush()
@@ -88,7 +85,6 @@ def cmd_annotate(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of msgid-db.py."""
     parser = argparse.ArgumentParser(prog=PROG, epilog=EPILOG, description=(
         "Build and query a database of printk message IDs (the "
         "'(xxxxxxxx): ' prefix printed with printk.msgid=1)."))

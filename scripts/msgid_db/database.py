@@ -1,8 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """The SQLite database: sites (a row per call site), meta (how it was
-built).  It is written to a temporary file next to it, renamed over it
-when complete: an interrupted build leaves the previous database.
-"""
+built), written to a temporary file renamed over it when complete."""
 
 import os
 import sqlite3

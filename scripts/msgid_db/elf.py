@@ -49,7 +49,6 @@ class ElfFile:
         self.starts = [addr for addr, _, _ in self.mapped]
 
     def error(self, what: str) -> InputError:
-        """The error @what about this file."""
         return InputError("%s: %s" % (self.name, what))
 
     def unpack(self, fmt: str, offset: int) -> tuple:
@@ -73,8 +72,7 @@ class ElfFile:
         return off + addr - start if addr + size <= start + length else None
 
     def string(self, addr: int) -> Optional[bytes]:
-        """The string at address @addr (None for NULL or outside)."""
-        off = self.offset(addr)
+        off = self.offset(addr)         # None for NULL or outside
         return None if off is None else self.cstr(off)
 
     def printk_index(self) -> Iterator[CallSite]:

@@ -1,10 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The message identifier rule (Documentation/admin-guide/msgid.rst): the
-ID of a record is the CRC-32 (zlib.crc32()) of its caller's format, the
-one written at the call site (or inside the %pV of a wrapper), after all
-leading KERN_SOH pairs (0x01 and '0'..'7' or 'c') and then one trailing
-newline are dropped; printed as eight lower-case hex digits.
-"""
+"""The identifier rule (Documentation/admin-guide/msgid.rst): zlib.crc32()
+of the caller's format without its leading KERN_SOH pairs and one
+trailing newline, as eight lower-case hex digits; and the call sites."""
 
 import posixpath
 import re
@@ -30,8 +27,7 @@ class InputError(Exception):
 def strip_levels(fmt: bytes) -> tuple[bytes, bytes]:
     """Split the leading KERN_SOH ("\\001") pairs off @fmt: (levels, rest)."""
     i = 0
-    while i + 1 < len(fmt) and fmt[i] == 1 and \
-            fmt[i + 1] in b"01234567c":
+    while i + 1 < len(fmt) and fmt[i] == 1 and fmt[i + 1] in b"01234567c":
         i += 2
     return fmt[1:i:2], fmt[i:]
 
@@ -86,9 +82,8 @@ def decode(data: bytes) -> str:
 
 
 def tree_path(name: str) -> str:
-    """@name, a __FILE__ or Rust file!(), as a path in the tree:
-    "drivers/pnp/pnpacpi/../base.h" is "drivers/pnp/base.h"; rustc's
-    "../lib/x.rs" or "/usr/src/linux/lib/x.rs" is "lib/x.rs"."""
+    """@name, a __FILE__ or Rust's file!(), as a path in the tree
+    ("../lib/x.rs" and "/usr/src/linux/lib/x.rs" are "lib/x.rs")."""
     parts = posixpath.normpath(name).split("/")
     if not name.endswith(".rs"):
         return name if name.startswith("/") or parts[0] == ".." else \
@@ -121,8 +116,8 @@ class CallSite(NamedTuple):
                     module: str, origin: str, level: Optional[str] = None,
                     known_id: Optional[str] = None) -> "CallSite":
         """The call site of the caller's format @fmt.  @known_id is the ID
-        the kernel computed; if the index glued a wrapper's prefix in
-        front of the format, the rest that has that ID is the format."""
+        the kernel computed: if a wrapper's prefix is glued in front of
+        @fmt, the rest that has that ID is the format."""
         canon = canonical(fmt)
         if known_id:
             canon = next((canon[i:] for i in range(len(canon) + 1) if

@@ -1,12 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Read the printk index, <debugfs>/printk/index/<vmlinux or module>,
-whose lines pi_show() (kernel/printk/index.c) prints as::
-
-    <6> kernel/foo.c:12 foo_init "foo: ready %d\\n" msgid=1a2b3c4d
-
-The format is escaped by seq_escape_str(), after the prefix of wrappers
-such as dev_printk() ("%s %s: "); msgid= tells where that prefix ends.
-"""
+"""Read the printk index, <debugfs>/printk/index/<vmlinux or module>:
+lines such as '<6> kernel/foo.c:12 foo_init "foo: ready %d\\n" msgid=...',
+the format escaped and after the prefix of wrappers such as dev_printk()
+("%s %s: "); msgid= tells where that prefix ends."""
 
 import os
 import re
@@ -57,8 +53,8 @@ def parse(data: bytes, module: str, name: str) -> Iterator[CallSite]:
 
 
 def read_dir(path: str, output: str) -> Iterator[CallSite]:
-    """The call sites of the index directory @path (or a copy of it), but
-    the database @output and hidden (temporary) files."""
+    """The call sites of the index directory @path (or a copy of it),
+    but the database @output and hidden files."""
     try:
         names = sorted(os.listdir(path))
     except OSError as e:

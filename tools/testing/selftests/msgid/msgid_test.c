@@ -1,19 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Selftest for printk message identifiers (CONFIG_PRINTK_MSGID)
- *
- * With printk.msgid=1 every new kernel record starts with "(%08x): ", the
- * CRC-32 of the canonical format of the printk() caller: its format
- * without leading KERN_SOH level pairs and one trailing newline.
- *
- * The module test_msgid (lib/test_msgid.c) prints one message through
- * each of a few paths when <debugfs>/test_msgid/emit is written. This test
- * reads the formats of its call sites from the printk index, computes
- * their identifiers itself (zlib's CRC-32), and checks that the index
- * shows the same ones, that 1-byte reads of the index see what one read
- * sees, that each record of the module carries the identifier of its
- * call site's format, that the run-time switch works both ways, and that
- * a line written by user space carries none.
+ * Selftest for printk message identifiers (CONFIG_PRINTK_MSGID): reads the
+ * formats of lib/test_msgid.c's call sites from the printk index, computes
+ * their identifiers, and checks the index (also read 1 byte at a time),
+ * the records the module prints, the run-time switch both ways, and that a
+ * line written by user space carries no identifier.
  */
 
 #include <errno.h>
@@ -35,14 +26,11 @@
 #define MAX_SITES	32
 #define FMT_MAX		256
 
-struct site {
+static struct site {
 	char fmt[FMT_MAX];	/* the caller's format, unescaped */
 	uint32_t id;		/* computed here */
-	uint32_t shown;		/* msgid= of the index */
 	int seen;		/* records that carried id */
-};
-
-static struct site sites[MAX_SITES];
+} sites[MAX_SITES];
 static int nsites;
 
 /* CRC-32 as zlib's crc32(): reflected 0xedb88320, ~0 in and out. */
@@ -72,25 +60,16 @@ static uint32_t msgid_of(const char *fmt)
 	return crc32(fmt, n);
 }
 
-/* Undo the index's escaping (seq_escape_str(), ESCAPE_ANY) of a format. */
+/* Undo the index's escaping of the module's formats (\n, \" and \\). */
 static void unescape(const char *s, const char *end, char *out, size_t size)
 {
-	static const char from[] = "ntvfrae0\\\"", to[] = "\n\t\v\f\r\a\033\0\\\"";
 	size_t n = 0;
-	const char *c;
 
-	while (s < end && n + 1 < size) {
-		if (*s != '\\' || s + 1 >= end) {
-			out[n++] = *s++;
-		} else if (s[1] >= '0' && s[1] <= '7' && s + 3 < end &&
-			   s[2] >= '0' && s[2] <= '7') {
-			out[n++] = (s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0');
-			s += 4;
-		} else {
-			c = strchr(from, s[1]);
-			out[n++] = c ? to[c - from] : s[1];
-			s += 2;
-		}
+	for (; s < end && n + 1 < size; s++) {
+		if (*s == '\\' && s + 1 < end)
+			out[n++] = *++s == 'n' ? '\n' : *s;
+		else
+			out[n++] = *s;
 	}
 	out[n] = '\0';
 }
@@ -103,24 +82,19 @@ static char *slurp(const char *path, size_t chunk)
 	int fd = open(path, O_RDONLY);
 	ssize_t n;
 
+	while (buf && fd >= 0 &&
+	       (n = read(fd, buf + len, chunk < cap - len ? chunk : cap - len)) > 0) {
+		len += n;
+		if (len == cap)
+			buf = realloc(buf, (cap *= 2) + 1);
+	}
+	if (fd >= 0)
+		close(fd);
 	if (fd < 0 || !buf) {
 		free(buf);
-		if (fd >= 0)
-			close(fd);
 		return NULL;
 	}
-	while ((n = read(fd, buf + len, chunk < cap - len ? chunk : cap - len)) > 0) {
-		len += n;
-		if (len == cap) {
-			cap *= 2;
-			buf = realloc(buf, cap + 1);
-			if (!buf)
-				break;
-		}
-	}
-	close(fd);
-	if (buf)
-		buf[len] = '\0';
+	buf[len] = '\0';
 	return buf;
 }
 
@@ -146,7 +120,6 @@ static void test_index(void)
 	const char *path = INDEX "test_msgid";
 	char *all, *one, *line, *q, *e;
 	bool ok = true;
-	int i;
 
 	if (access(path, R_OK))
 		path = INDEX "vmlinux";
@@ -159,6 +132,8 @@ static void test_index(void)
 		ok = false;
 	}
 	for (line = strtok(all, "\n"); line; line = strtok(NULL, "\n")) {
+		struct site *s = &sites[nsites];
+
 		if (!strstr(line, SOURCE) || nsites == MAX_SITES)
 			continue;
 		q = strchr(line, '"');
@@ -168,25 +143,22 @@ static void test_index(void)
 			ok = false;
 			continue;
 		}
-		unescape(q + 1, e, sites[nsites].fmt, FMT_MAX);
-		/* dev_printk(): its prefix is shown before the caller's format. */
-		if (!strncmp(sites[nsites].fmt, DEV_PREFIX, strlen(DEV_PREFIX)))
-			memmove(sites[nsites].fmt, sites[nsites].fmt + strlen(DEV_PREFIX),
-				strlen(sites[nsites].fmt) - strlen(DEV_PREFIX) + 1);
-		sites[nsites].id = msgid_of(sites[nsites].fmt);
-		sites[nsites].shown = strtoul(e + 8, NULL, 16);
-		if (sites[nsites].shown != sites[nsites].id) {
-			ksft_print_msg("index shows %08x, expected %08x: %s\n",
-				       sites[nsites].shown, sites[nsites].id, line);
+		/* dev_printk(): the index shows its prefix before the format. */
+		if (!strncmp(q + 1, DEV_PREFIX, strlen(DEV_PREFIX)))
+			q += strlen(DEV_PREFIX);
+		unescape(q + 1, e, s->fmt, FMT_MAX);
+		s->id = msgid_of(s->fmt);
+		if (strtoul(e + 8, NULL, 16) != s->id) {
+			ksft_print_msg("index shows %.8s, expected %08x: %s\n",
+				       e + 8, s->id, line);
 			ok = false;
 		}
+		ksft_print_msg("call site %08x \"%.*s\"\n", s->id,
+			       (int)strcspn(s->fmt, "\n"), s->fmt);
 		nsites++;
 	}
 	free(all);
 	free(one);
-	for (i = 0; i < nsites; i++)
-		ksft_print_msg("call site %08x \"%.*s\"\n", sites[i].id,
-			       (int)strcspn(sites[i].fmt, "\n"), sites[i].fmt);
 	ksft_test_result(ok && nsites >= 5,
 			 "index: %d call sites of test_msgid, each with its identifier\n", nsites);
 }
@@ -212,7 +184,7 @@ static long long prefix_id(const char *text)
  */
 static int emit_and_read(const char *user, int *records, int *bad)
 {
-	char buf[8192], *text, *nl;
+	char buf[8192], *text;
 	int fd, i, prefixed = 0;
 	long long id;
 	ssize_t n;
@@ -232,11 +204,8 @@ static int emit_and_read(const char *user, int *records, int *bad)
 		text = strchr(buf, ';');
 		if (!text)
 			continue;
-		text++;
-		nl = strchr(text, '\n');
-		if (nl)
-			*nl = '\0';
-		if (!strstr(text, user ? "msgid_test:" : "test_msgid"))
+		text[strcspn(text, "\n")] = '\0';
+		if (!strstr(++text, user ? "msgid_test:" : "test_msgid"))
 			continue;
 		(*records)++;
 		id = prefix_id(text);
@@ -276,26 +245,14 @@ static void test_records(const char *what)
 			 what, prefixed - bad, records);
 }
 
-static void test_switch_off(void)
+/* With the switch off, or for a line of user space: no identifier. */
+static void test_none(const char *what, const char *user, int want)
 {
 	int records, bad, prefixed;
 
-	if (write_str(PARAM, "0"))
-		ksft_exit_fail_msg("cannot switch " PARAM " off\n");
-	prefixed = emit_and_read(NULL, &records, &bad);
-	ksft_test_result(records == nsites && !prefixed,
-			 "switch off: %d of %d records carry an identifier\n", prefixed, records);
-	if (write_str(PARAM, "1"))
-		ksft_exit_fail_msg("cannot switch " PARAM " on\n");
-}
-
-static void test_user(void)
-{
-	int records, bad, prefixed;
-
-	prefixed = emit_and_read("msgid_test: a line from user space\n", &records, &bad);
-	ksft_test_result(records == 1 && !prefixed,
-			 "user space: %d of %d records carry an identifier\n", prefixed, records);
+	prefixed = emit_and_read(user, &records, &bad);
+	ksft_test_result(records == want && !prefixed,
+			 "%s: %d of %d records carry an identifier\n", what, prefixed, records);
 }
 
 int main(void)
@@ -322,9 +279,13 @@ int main(void)
 	ksft_set_plan(5);
 	test_index();
 	test_records("switch on");
-	test_switch_off();
+	if (write_str(PARAM, "0"))
+		ksft_exit_fail_msg("cannot switch " PARAM " off\n");
+	test_none("switch off", NULL, nsites);
+	if (write_str(PARAM, "1"))
+		ksft_exit_fail_msg("cannot switch " PARAM " on\n");
 	test_records("switch on again");
-	test_user();
+	test_none("user space", "msgid_test: a line from user space\n", 1);
 
 	write_str(PARAM, was[0] == 'Y' || was[0] == '1' ? "1" : "0");
 	if (system("modprobe -r test_msgid 2>/dev/null"))
