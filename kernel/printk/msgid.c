@@ -37,8 +37,10 @@
 #include <linux/sprintf.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/unaligned.h>
 #include <kunit/visibility.h>
 #include <asm/sections.h>
+#include <asm/word-at-a-time.h>
 
 #include "internal.h"
 
@@ -113,6 +115,22 @@ static const struct {
 	[PRINTK_MSGID_DEPRECATED] = { DEPRECATED, sizeof(DEPRECATED) - 1, "deprecated" },
 };
 
+/* The first '[' in the @len bytes at @s (a word at a time), or NULL. */
+static const char *msgid_bracket(const char *s, size_t len)
+{
+	const struct word_at_a_time constants = WORD_AT_A_TIME_CONSTANTS;
+	unsigned long v, data;
+
+	for (; len >= sizeof(v); s += sizeof(v), len -= sizeof(v)) {
+		v = get_unaligned((const unsigned long *)s) ^ REPEAT_BYTE('[');
+		if (has_zero(v, &data, &constants)) {
+			data = prep_zero_mask(v, data, &constants);
+			return s + find_zero(create_zero_mask(data));
+		}
+	}
+	return memchr(s, '[', len);
+}
+
 /* The first tag in the @len bytes at @s. */
 static enum printk_msgid_class msgid_tag_in(const char *s, size_t len)
 {
@@ -120,7 +138,7 @@ static enum printk_msgid_class msgid_tag_in(const char *s, size_t len)
 	const char *p;
 	int c;
 
-	for (p = memchr(s, '[', len); p; p = memchr(p + 1, '[', end - p - 1)) {
+	for (p = msgid_bracket(s, len); p; p = msgid_bracket(p + 1, end - p - 1)) {
 		for (c = PRINTK_MSGID_NONE + 1; c < PRINTK_MSGID_NR_CLASSES; c++) {
 			if (end - p >= msgid_classes[c].len &&
 			    !memcmp(p, msgid_classes[c].tag, msgid_classes[c].len))
@@ -186,10 +204,11 @@ static void msgid_count(enum printk_msgid_class class)
  * they are there, so what is learnt about them is kept in one small
  * direct-mapped table, msgid_cache. Its rules:
  *
- *  - Keys only for read-only data: a format's offset in vmlinux .rodata
- *    (not in __ro_after_init data, which init code may still write), or in
- *    the module area, where it is in a module's .rodata. Formats in
- *    buffers are not kept. A module's entries are dropped when it goes.
+ *  - Entries only for read-only data: a format's offset in vmlinux
+ *    .rodata (not in __ro_after_init data, which init code may still
+ *    write), or in the module area, where it is in the .rodata of a module
+ *    that is not going (checked when the entry is put). Formats in buffers
+ *    are not kept. A module's entries are dropped when it goes.
  *  - A value depends only on its key: the identifier, tag and conversions
  *    of a format. Two writers of one key write the same entry; writers of
  *    two keys that share a slot each write a valid entry, and the last one
@@ -231,20 +250,18 @@ static u64 msgid_cache[MSGID_CACHE_SLOTS];
 
 #if defined(CONFIG_MODULES) && defined(MODULES_VADDR)
 /*
- * The offset of @addr in the module area if it is in the .rodata of a
- * module that is not going. The caller holds the RCU read lock until it
- * has put its entry (vprintk_store() has interrupts off).
+ * Whether @addr is in the .rodata of a module that is not going. The
+ * caller holds the RCU read lock until it has put its entry
+ * (vprintk_store() has interrupts off).
  */
-static unsigned long msgid_module_offset(unsigned long addr)
+static bool msgid_module_rodata(unsigned long addr)
 {
 	struct module *mod;
 
 	guard(rcu)();
 	mod = __module_address(addr);
-	if (!mod || READ_ONCE(mod->state) == MODULE_STATE_GOING ||
-	    !within_module_mem_type(addr, mod, MOD_RODATA))
-		return ULONG_MAX;
-	return addr - MODULES_VADDR;
+	return mod && READ_ONCE(mod->state) != MODULE_STATE_GOING &&
+	       within_module_mem_type(addr, mod, MOD_RODATA);
 }
 
 /* Forget the formats of every module: one is going. */
@@ -279,13 +296,19 @@ static void __init msgid_cache_init(void)
 {
 	register_module_notifier(&msgid_module_nb);
 }
+#define MSGID_MODULES_BASE	MODULES_VADDR
 #else
-static inline unsigned long msgid_module_offset(unsigned long addr) { return ULONG_MAX; }
+#define MSGID_MODULES_BASE	0UL	/* no module area: no module keys */
+static inline bool msgid_module_rodata(unsigned long addr) { return false; }
 static inline void msgid_cache_drop_modules(void) { }
 static inline void msgid_cache_init(void) { }
 #endif
 
-/* The key of @s, 0 if @s is not kept. */
+/*
+ * The key of @s, 0 if @s is not kept. An address in the module area gets
+ * one whatever it holds; msgid_cache_put() puts an entry under it only
+ * for a format in a module's .rodata, so the others always miss.
+ */
 static u64 msgid_cache_key(const char *s)
 {
 	unsigned long addr = (unsigned long)s, off;
@@ -296,7 +319,9 @@ static u64 msgid_cache_key(const char *s)
 			return 0;
 		off = addr - (unsigned long)__start_rodata;
 	} else {
-		off = msgid_module_offset(addr);
+		if (!MSGID_MODULES_BASE)
+			return 0;
+		off = addr - MSGID_MODULES_BASE;
 		region = MSGID_CACHE_MODULE;
 	}
 	if (off >= BIT_ULL(63 - MSGID_CACHE_OFF_SHIFT + MSGID_CACHE_BITS))
@@ -317,17 +342,17 @@ static u64 msgid_cache_get(u64 key)
 	return (e ^ key) >> MSGID_CACHE_VALID_SHIFT ? 0 : e;
 }
 
-static void msgid_cache_put(u64 key, u64 val)
+static void msgid_cache_put(const char *s, u64 key, u64 val)
 {
 	BUILD_BUG_ON(PRINTK_MSGID_NR_CLASSES > 8);
-	if (key)
+	if (key && (!(key & MSGID_CACHE_MODULE) || msgid_module_rodata((unsigned long)s)))
 		WRITE_ONCE(msgid_cache[key & (MSGID_CACHE_SLOTS - 1)],
 			   (key & ~(u64)(MSGID_CACHE_SLOTS - 1)) | val);
 }
 #else
 static inline u64 msgid_cache_key(const char *s) { return 0; }
 static inline u64 msgid_cache_get(u64 key) { return 0; }
-static inline void msgid_cache_put(u64 key, u64 val) { }
+static inline void msgid_cache_put(const char *s, u64 key, u64 val) { }
 static inline void msgid_cache_drop_modules(void) { }
 static inline void msgid_cache_init(void) { }
 #endif /* CONFIG_64BIT */
@@ -370,7 +395,7 @@ static noinline u64 msgid_hash_format(const char *fmt, u64 key)
 	s = printk_msgid_canonical(fmt, &len);
 	e = (u64)msgid_tag_in(s, len) << MSGID_CLASS_SHIFT |
 	    msgid_conversions(s, len) | msgid_crc(s, len);
-	msgid_cache_put(key, e);
+	msgid_cache_put(fmt, key, e);
 	msgid_count_hashed();
 	return e;
 }
