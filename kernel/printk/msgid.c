@@ -296,6 +296,7 @@ static void __init msgid_cache_init(void)
 {
 	register_module_notifier(&msgid_module_nb);
 }
+
 #define MSGID_MODULES_BASE	MODULES_VADDR
 #else
 #define MSGID_MODULES_BASE	0UL	/* no module area: no module keys */
