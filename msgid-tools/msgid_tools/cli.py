@@ -216,19 +216,30 @@ def _system_map(args: argparse.Namespace, vmlinux: "elf.ElfFile",
                                      "System.map-" + base[len(prefix):])
                 if os.path.isfile(guess):
                     path = guess
-    if path is None:
-        return None
-    try:
-        symbols = strings.SystemMap.read(path)
-        symbols.check(vmlinux)
-    except InputError as e:
-        if args.system_map:
-            raise
-        # found beside the image, not asked for: the build goes on
-        warn("%s; the kernel's rows name no function" % e)
-        return None
-    sources.append("system-map:%s" % path)
-    return symbols
+    why = None
+    if path is not None:
+        try:
+            symbols = strings.SystemMap.read(path)
+            symbols.check(vmlinux)
+            sources.append("system-map:%s" % path)
+            return symbols
+        except InputError as e:
+            if args.system_map:
+                raise
+            # found beside the image, not asked for: the build goes on
+            why = str(e)
+    # The image's own names: the functions it does not export (ext4's
+    # __ext4_msg()...) and the function of each row.
+    found = strings.SystemMap.from_kallsyms(vmlinux)
+    if found is not None:
+        if why:
+            warn("%s; the functions are taken from the kernel's kallsyms "
+                 "table instead" % why)
+        sources.append("kallsyms:%s" % args.kernel)
+        return found
+    if why:
+        warn("%s; the kernel's rows name no function" % why)
+    return None
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
