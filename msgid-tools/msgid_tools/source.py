@@ -1425,12 +1425,15 @@ def scan_file(path: str, relpath: Optional[str] = None) -> list[CallSite]:
         source_acpica.scan_file(path, relpath)
 
 
-def scan_tree(root: str, jobs: Optional[int] = None) -> Iterator[CallSite]:
+def scan_tree(root: str, jobs: Optional[int] = None,
+              progress: Optional[Callable[[int, int, int], None]] = None
+              ) -> Iterator[CallSite]:
     """Yield the call sites of every *.c and *.rs file below @root, and
     of the local headers the C files include, once each, in the order of
     a sorted walk.
     The files are scanned by @jobs processes (default: one per CPU); the
-    result does not depend on how many."""
+    result does not depend on how many.  @progress(files scanned, files,
+    call sites) is called after each file."""
     files = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
@@ -1440,15 +1443,19 @@ def scan_tree(root: str, jobs: Optional[int] = None) -> Iterator[CallSite]:
                 files.append((path, os.path.relpath(path, root)))
     seen: set[tuple[str, int, str]] = set()  # header sites
     tree = learn_tree(root, files)
-    for relpath, sites in _scan_files(files, jobs or os.cpu_count() or 1,
-                                      tree):
+    count = 0
+    for done, (relpath, sites) in enumerate(
+            _scan_files(files, jobs or os.cpu_count() or 1, tree), 1):
         for site in sites:
             if site.file != relpath:
                 key = (site.file, site.line, site.canonical)
                 if key in seen:
                     continue
                 seen.add(key)
+            count += 1
             yield site
+        if progress is not None:
+            progress(done, len(files), count)
 
 
 def _scan_one(file: tuple[str, str]) -> tuple[str, list[CallSite]]:
