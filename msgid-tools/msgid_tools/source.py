@@ -697,13 +697,18 @@ class _FileScanner:
                         if self._macro(n) or self._function(n))
         if not calls and not wanted:
             return []  # (most headers: nothing that prints)
-        funcs = find_functions(text)
+        funcs = parsed.done.get("functions")
+        if funcs is None:
+            funcs = parsed.done["functions"] = find_functions(text)
         starts = [pos for pos, _ in funcs]
         if wanted:
             names = b"|".join(re.escape(n) for n in wanted)
             calls += re.finditer(rb"\b(" + names + rb")\s*\(", text)
             calls.sort(key=lambda m: m.start())
-        args_of = call_arguments(text, (m.end() - 1 for m in calls))
+        opens = tuple(m.end() - 1 for m in calls)
+        args_of = parsed.done.get(opens)
+        if args_of is None:
+            args_of = parsed.done[opens] = call_arguments(text, opens)
         sites, wrapped = [], []
         # Line numbers and line starts, counted incrementally: calls come
         # in file order.
@@ -1284,6 +1289,9 @@ class _Parsed(NamedTuple):
     #: the print calls (_CALL_RE), and the names called
     calls: list["re.Match[bytes]"]
     idents: set[bytes]
+    #: find_functions() and call_arguments() of the text, when asked
+    #: ("functions", and the tuple of the opening parentheses)
+    done: dict[object, object]
 
 
 #: _parse() of the texts read lately, per process: a directory's local
@@ -1307,7 +1315,7 @@ def _parse(text: bytes) -> _Parsed:
         [_candidate(m) for m in _FUNC_DEFINE_RE.finditer(text)],
         [(m.start(), m.group(1)) for m in _UNDEF_RE.finditer(text)],
         list(_CALL_RE.finditer(text)),
-        set(_IDENT_CALL_RE.findall(text)))
+        set(_IDENT_CALL_RE.findall(text)), {})
     if _parsed_bytes + len(text) > MAX_PARSED_BYTES:
         _parsed.clear()
         _parsed_bytes = 0
