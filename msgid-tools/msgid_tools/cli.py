@@ -223,9 +223,11 @@ class _Progress:
             return
         self.last = now
         spent = now - self.start
-        left = spent * (total - done) / done if done else 0.0
+        # (the files' time, once there is enough of it to go by)
+        left = ", about %.0f s to go" % (spent * (total - done) / done) \
+            if done * 20 >= total else ""
         sys.stderr.write("msgid-db.py: %s: %d of %d files (%d%%), %d call "
-                         "sites, %.0f s, about %.0f s to go\n"
+                         "sites, %.0f s%s\n"
                          % (self.tree, done, total, 100 * done // max(total, 1),
                             sites, spent, left))
         sys.stderr.flush()
