@@ -11,9 +11,11 @@
 # download with a state of its own from the mirror env.sh names: nothing
 # is installed on the host), its tarball streamed out of the .deb into a
 # tree that is scanned on every core and removed before the next, and
-# the .deb removed once its database is written. The tree goes to a
-# tmpfs (/dev/shm) when it has room (memory, not disk: 1.6 GB for one
-# tree), else into out/releases (DB_RELEASES_TMP=DIR chooses). Before it
+# the .deb removed once its database is written. The trees go to a
+# tmpfs (/dev/shm) when it has room (memory, not disk: 1.6 GB a tree;
+# there the next release is downloaded and unpacked while one is
+# scanned, so two trees at most), else into out/releases, one at a time
+# (DB_RELEASES_TMP=DIR chooses). Each scan says its CPU time. Before it
 # starts it says how much disk and memory it needs, and stops if out/
 # has not that much free; the scan prints its progress every 10 s.
 # A NAME.tar.xz already in out/releases (the layout of before) is read
@@ -108,18 +110,22 @@ done
 need=$(( (todo ? 170 : 0) + 95 * todo + 450 ))
 free=$(( $(df -Pk "$dir" | awk 'NR==2 {print $4}') / 1024 ))
 tmp=${DB_RELEASES_TMP:-}
+overlap=0
 if [ -z "$tmp" ]; then
 	shm=$(( $(df -Pk /dev/shm 2>/dev/null | awk 'NR==2 {print $4}') / 1024 ))
 	avail=$(( $(awk '/^MemAvailable:/ {print $2}' /proc/meminfo) / 1024 ))
 	if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] &&
 			[ "$shm" -ge 2048 ] && [ "$avail" -ge 4096 ]; then
 		tmp=/dev/shm
+		[ "$shm" -ge 4096 ] && [ "$avail" -ge 6144 ] && overlap=1
 	else
 		tmp=$dir
 	fi
 fi
 case "$tmp" in
-/dev/shm*) where="1.6 GB of memory in $tmp (tmpfs) for one unpacked tree at a time" ;;
+/dev/shm*) where="1.6 GB of memory in $tmp (tmpfs) for one unpacked tree at a time"
+	[ "$overlap" = 0 ] || { need=$((need + 170))
+	where="3.2 GB of memory in $tmp (tmpfs) for two unpacked trees at a time (the next one is unpacked while one is scanned)"; } ;;
 *) where="1.6 GB more on the disk of $tmp for one unpacked tree at a time"
 	[ "$(df -P "$tmp" | awk 'NR==2 {print $1}')" = "$(df -P "$dir" | awk 'NR==2 {print $1}')" ] &&
 		need=$((need + 1600)) ;;
@@ -129,11 +135,12 @@ say "releases ${plan[*]%% *}: $todo to scan; needs about $need MB free in $dir (
 tree=$(mktemp -d "$tmp/msgid-releases.XXXXXX")
 trap 'rm -rf "$tree"' EXIT
 
-# unpack NAME PKG VERSION SUITE: the release's tree into $tree/src, from
+# unpack DEST NAME PKG VERSION SUITE: the release's tree into DEST, from
 # out/releases/NAME.tar.xz, the base, or the .deb downloaded into
 # $dir/deb-NAME (the tarball streamed out of it, never written).
 unpack() {
-	local name=$1 pkg=$2 version=$3 suite=$4 src=$tree/src deb
+	local src=$1 name=$2 pkg=$3 version=$4 suite=$5 deb start
+	start=$(date +%s)
 	rm -rf "$src"
 	mkdir -p "$src"
 	if [ "$name" = 7.3 ]; then
@@ -157,30 +164,63 @@ unpack() {
 			xz -dc | tar -x -C "$src" --strip-components=1
 	fi
 	[ -f "$src/Makefile" ] || die "$name: the tarball of $pkg holds no kernel tree"
+	say "$name: unpacked in $(elapsed "$start") ($(du -sm "$src" | cut -f1) MB in $tmp)"
 }
 
-dbs=()
+# cpu: CPU, the CPU seconds (user + system) of the children waited for
+# (times runs in this shell: in a subshell it has no children).
+cpu() {
+	times > "$tree/.times"
+	CPU=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) {
+		split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%.0f\n", t }' \
+		"$tree/.times")
+}
+
+# ahead I: unpack the I-th release to scan into $tree/I, in the
+# background ($ahead_pid; none past the last).
+ahead() {
+	ahead_pid=
+	[ "$1" -lt "${#todo[@]}" ] || return 0
+	# shellcheck disable=SC2086
+	unpack "$tree/$1" ${todo[$1]} &
+	ahead_pid=$!
+}
+
+dbs=() todo=()
 for entry in "${plan[@]}"; do
 	set -- $entry
+	dbs+=("$dir/$1.db")
+	if [ -s "$dir/$1.db" ]; then
+		say "$1: $dir/$1.db is there (rm it to scan again)"
+	else
+		todo+=("$entry")
+	fi
+done
+ahead 0
+for i in "${!todo[@]}"; do
+	set -- ${todo[$i]}
 	name=$1
-	db=$dir/$name.db
-	dbs+=("$db")
-	[ -s "$db" ] && { say "$name: $db is there (rm it to scan again)"; continue; }
+	[ -z "$ahead_pid" ] || wait "$ahead_pid" || die "$name: cannot unpack it (above)"
+	# the next one while this one is scanned, where there is room
+	[ "$overlap" = 0 ] || ahead $((i + 1))
 	start=$(date +%s)
-	unpack "$@"
-	say "$name: unpacked in $(elapsed "$start") ($(du -sm "$tree/src" | cut -f1) MB in $tmp)"
-	start=$(date +%s)
+	cpu; cpu0=$CPU
 	say "$name: scanning the sources on $(nproc) cores (msgid-db build --source)"
-	nice -n 19 python3 "$tool" build --source "$tree/src" -o "$db" --progress \
-		${DB_JOBS:+-j "$DB_JOBS"}
-	rm -rf "$tree/src" "$dir/deb-$name"
-	say "$name: scanned in $(elapsed "$start"), $(du -h "$db" | cut -f1); tree removed"
+	nice -n 19 python3 "$tool" build --source "$tree/$i" -o "$dir/$name.db" \
+		--progress ${DB_JOBS:+-j "$DB_JOBS"}
+	rm -rf "${tree:?}/$i" "$dir/deb-$name"
+	cpu
+	say "$name: scanned in $(elapsed "$start") ($((CPU - cpu0)) CPU-s), $(du -h "$dir/$name.db" | cut -f1); tree removed"
+	[ "$overlap" = 1 ] || ahead $((i + 1))
 done
 
 start=$(date +%s)
 names=("${plan[@]%% *}")
 say "merging ${names[*]} into $dir/msgid.db"
+cpu; cpu0=$CPU
 nice -n 19 python3 "$tool" merge -o "$dir/msgid.db" "${dbs[@]}"
-say "merged in $(elapsed "$start")"
+cpu
+say "merged in $(elapsed "$start") ($((CPU - cpu0)) CPU-s)"
 nice -n 19 python3 "$tool" --db "$dir/msgid.db" stats | sed -n '1,/^by origin/p'
-say "out/releases/msgid.db: $(du -h "$dir/msgid.db" | cut -f1), $(du -b "$dir/msgid.db" | cut -f1) bytes; releases ${names[*]}; out/releases $(du -sm "$dir" | cut -f1) MB; all in $(elapsed "$t0")"
+cpu
+say "out/releases/msgid.db: $(du -h "$dir/msgid.db" | cut -f1), $(du -b "$dir/msgid.db" | cut -f1) bytes; releases ${names[*]}; out/releases $(du -sm "$dir" | cut -f1) MB; all in $(elapsed "$t0") ($CPU CPU-s)"
