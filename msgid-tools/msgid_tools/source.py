@@ -1302,20 +1302,41 @@ _parsed_bytes = 0
 MAX_PARSED_BYTES = 64 << 20
 
 
+#: Whether a name called is a print function's (_CALL_RE), per process.
+_printing: dict[bytes, bool] = {}
+MAX_NAMES = 1 << 18
+
+
 def _parse(text: bytes) -> _Parsed:
     """The definitions and calls of @text (without comments)."""
     global _parsed_bytes
     found = _parsed.get(text)
     if found is not None:
         return found
+    # Every match of _CALL_RE is a name called ("name ("), whole: the
+    # names called are found in one pass, and _CALL_RE is matched only
+    # where one of them is a print function's.
+    calls, idents = [], set()
+    for m in _IDENT_CALL_RE.finditer(text):
+        name = m.group(1)
+        idents.add(name)
+        printing = _printing.get(name)
+        if printing is None:
+            if len(_printing) >= MAX_NAMES:
+                _printing.clear()
+            printing = _printing[name] = \
+                _CALL_RE.match(name + b"(") is not None
+        if printing:
+            call = _CALL_RE.match(text, m.start())
+            if call is not None:
+                calls.append(call)
     found = _Parsed(
         [(m.start(), m.group(1), m.group(2),
           m.group(3).replace(b"\\\n", b" "))
          for m in _DEFINE_RE.finditer(text)],
         [_candidate(m) for m in _FUNC_DEFINE_RE.finditer(text)],
         [(m.start(), m.group(1)) for m in _UNDEF_RE.finditer(text)],
-        list(_CALL_RE.finditer(text)),
-        set(_IDENT_CALL_RE.findall(text)), {})
+        calls, idents, {})
     if _parsed_bytes + len(text) > MAX_PARSED_BYTES:
         _parsed.clear()
         _parsed_bytes = 0
