@@ -70,6 +70,10 @@ private_apt() {
 DISTRO_PKG="linux-binary-7.3.4+deb13-cloud-amd64 linux-modules-7.3.4+deb13-cloud-amd64"
 DISTRO_VERSION=$BASE_VERSION
 DISTRO_SUITE=$BASE_SUITE
+# Debian's 6.12 cloud kernel of the backport's version (one package: the
+# image and its modules), whose ext4 formats come only from the kernel's
+# kallsyms (msgid_tools.kallsyms; test_kallsyms fetches it).
+LTS_DISTRO_PKG="linux-image-${LTS_UPSTREAM}+deb12-cloud-amd64-unsigned"
 
 # The previous Debian LTS kernel's source, the "old" side of make stability.
 OLD_PKG=linux-source-6.1

@@ -191,7 +191,10 @@ def cmd_build(args: argparse.Namespace) -> int:
             yield from _modules_sites(args.modules, binaries)
             sources.append("modules:%s" % args.modules)
         if args.source:
-            yield from source.scan_tree(args.source, args.jobs)
+            yield from source.scan_tree(
+                args.source, args.jobs,
+                _Progress(args.source) if getattr(args, "progress", False)
+                else None)
             sources.append("source:%s" % args.source)
         yield from binaries.strings_sites()
         meta["sources"] = " ".join(sources)
@@ -200,6 +203,34 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     return write_db(args, path, sites(), meta, sources, binaries.report,
                     database.write)
+
+
+class _Progress:
+    """Says on stderr, every PERIOD seconds, how many files of the tree
+    were scanned and how long the rest should take."""
+
+    PERIOD = 10.0
+
+    def __init__(self, tree: str) -> None:
+        import time
+        self.tree = tree
+        self.start = self.last = time.monotonic()
+
+    def __call__(self, done: int, total: int, sites: int) -> None:
+        import time
+        now = time.monotonic()
+        if now - self.last < self.PERIOD and done < total:
+            return
+        self.last = now
+        spent = now - self.start
+        # (the files' time, once there is enough of it to go by)
+        left = ", about %.0f s to go" % (spent * (total - done) / done) \
+            if done * 20 >= total else ""
+        sys.stderr.write("msgid-db.py: %s: %d of %d files (%d%%), %d call "
+                         "sites, %.0f s%s\n"
+                         % (self.tree, done, total, 100 * done // max(total, 1),
+                            sites, spent, left))
+        sys.stderr.flush()
 
 
 def _system_map(args: argparse.Namespace, vmlinux: "elf.ElfFile",
@@ -216,19 +247,30 @@ def _system_map(args: argparse.Namespace, vmlinux: "elf.ElfFile",
                                      "System.map-" + base[len(prefix):])
                 if os.path.isfile(guess):
                     path = guess
-    if path is None:
-        return None
-    try:
-        symbols = strings.SystemMap.read(path)
-        symbols.check(vmlinux)
-    except InputError as e:
-        if args.system_map:
-            raise
-        # found beside the image, not asked for: the build goes on
-        warn("%s; the kernel's rows name no function" % e)
-        return None
-    sources.append("system-map:%s" % path)
-    return symbols
+    why = None
+    if path is not None:
+        try:
+            symbols = strings.SystemMap.read(path)
+            symbols.check(vmlinux)
+            sources.append("system-map:%s" % path)
+            return symbols
+        except InputError as e:
+            if args.system_map:
+                raise
+            # found beside the image, not asked for: the build goes on
+            why = str(e)
+    # The image's own names: the functions it does not export (ext4's
+    # __ext4_msg()...) and the function of each row.
+    found = strings.SystemMap.from_kallsyms(vmlinux)
+    if found is not None:
+        if why:
+            warn("%s; the functions are taken from the kernel's kallsyms "
+                 "table instead" % why)
+        sources.append("kallsyms:%s" % args.kernel)
+        return found
+    if why:
+        warn("%s; the kernel's rows name no function" % why)
+    return None
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
@@ -702,6 +744,9 @@ def extend(parsers: dict[str, argparse.ArgumentParser],
     p.add_argument("-j", "--jobs", metavar="N", type=_positive,
                    help="processes that scan --source (default: one per "
                    "CPU)")
+    p.add_argument("--progress", action="store_true",
+                   help="print how far the scan of --source is, every "
+                   "10 seconds (on stderr)")
     p.add_argument("--release", metavar="RELEASE",
                    help="the kernel release the inputs are of (default: "
                    "the kernel's own, or the --source tree's Makefile), "

@@ -487,14 +487,13 @@ class _FileScanner:
         @offset, their position in that header (for the headers it
         includes: where it includes them).
         """
-        for m in _DEFINE_RE.finditer(text):
-            name, param = m.group(1), m.group(2)
-            body = m.group(3).replace(b"\\\n", b" ")
+        parsed = _parse(text)
+        for start, name, param, body in parsed.defines:
             if param is None and name == b"dev_fmt" and \
                     body.strip() == b"pr_fmt":
                 # "#define dev_fmt pr_fmt": dev_fmt(fmt) is whatever
                 # pr_fmt(fmt) is where it is used.
-                self.templates[name].append(self._where(m, at, offset) + (_PR_FMT,))
+                self.templates[name].append(self._where(start, at, offset) + (_PR_FMT,))
             elif param is None:
                 value = eval_strings(body, self.macros)
                 if value is not None:
@@ -506,20 +505,14 @@ class _FileScanner:
                                                fmt_arg=_FMT)
                 if not value or value.count(_FMT) != 1:
                     value = _UNKNOWN
-                self.templates[name].append(self._where(m, at, offset) + (value,))
-        for m in _FUNC_DEFINE_RE.finditer(text):
-            self._learn_wrapper(m)
-        for m in _UNDEF_RE.finditer(text):
-            if m.group(1) in self.templates:
-                self.templates[m.group(1)].append(self._where(m, at, offset) + (None,))
+                self.templates[name].append(self._where(start, at, offset) + (value,))
+        for candidate in parsed.candidates:
+            self._note(candidate)
+        for start, name in parsed.undefs:
+            if name in self.templates:
+                self.templates[name].append(self._where(start, at, offset) + (None,))
         for defs in self.templates.values():
             defs.sort(key=lambda d: d[:2])
-
-    def _learn_wrapper(self, m: "re.Match[bytes]") -> None:
-        """Note a function-like macro that may be a wrapper: one whose
-        body calls something (_resolve_wrappers() keeps those that reach
-        a print call)."""
-        self._note(_candidate(m))
 
     def _note(self, candidate: Optional["_Candidate"]) -> None:
         """Note @candidate: one that calls a print function always (those
@@ -553,16 +546,16 @@ class _FileScanner:
         return self._static.get(name) or self.tree.functions.get(name)
 
     @staticmethod
-    def _where(m: "re.Match[bytes]", at: Optional[int],
+    def _where(start: int, at: Optional[int],
                offset: Optional[int] = None) -> tuple[int, int]:
-        """Sort key of a definition: (position in the .c file, in header);
-        one in a header that header includes at @offset comes after
-        what is before that #include, in its own order."""
+        """Sort key of a definition at @start: (position in the .c file,
+        in header); one in a header that header includes at @offset
+        comes after what is before that #include, in its own order."""
         if at is None:
-            return (m.start(), 0)
+            return (start, 0)
         if offset is None:
-            return (at, m.start() << 24)
-        return (at, (offset << 24) + min(m.start(), (1 << 24) - 1))
+            return (at, start << 24)
+        return (at, (offset << 24) + min(start, (1 << 24) - 1))
 
     def _template(self, name: bytes, pos: int) -> Optional[bytes]:
         """Return the pr_fmt/dev_fmt template in effect at @pos."""
@@ -588,12 +581,11 @@ class _FileScanner:
                 continue
             seen.add(m.group(1))
             hdr = os.path.join(base, m.group(1).decode("utf-8", "replace"))
-            try:
-                with open(hdr, "rb") as f:
-                    yield m.start(), os.fsdecode(m.group(1)), \
-                        strip_comments(f.read())
-            except (OSError, ValueError):  # ValueError: NUL in the name
-                continue
+            if "\0" in hdr:
+                continue  # (no such file)
+            info = _header_info(hdr)
+            if info is not None:
+                yield m.start(), os.fsdecode(m.group(1)), info[2]
 
     def _nested_headers(self, headers: list[tuple[int, str, bytes]]
                         ) -> list["_Nested"]:
@@ -699,16 +691,24 @@ class _FileScanner:
         call.  The calls of wrapper macros (the file's and the tree's)
         and %pV functions are expanded, after the print calls of their
         line."""
-        funcs = find_functions(text)
-        starts = [pos for pos, _ in funcs]
-        calls = list(_CALL_RE.finditer(text))
-        wanted = sorted(n for n in set(_IDENT_CALL_RE.findall(text))
+        parsed = _parse(text)
+        calls = list(parsed.calls)
+        wanted = sorted(n for n in parsed.idents
                         if self._macro(n) or self._function(n))
+        if not calls and not wanted:
+            return []  # (most headers: nothing that prints)
+        funcs = parsed.done.get("functions")
+        if funcs is None:
+            funcs = parsed.done["functions"] = find_functions(text)
+        starts = [pos for pos, _ in funcs]
         if wanted:
             names = b"|".join(re.escape(n) for n in wanted)
             calls += re.finditer(rb"\b(" + names + rb")\s*\(", text)
             calls.sort(key=lambda m: m.start())
-        args_of = call_arguments(text, (m.end() - 1 for m in calls))
+        opens = tuple(m.end() - 1 for m in calls)
+        args_of = parsed.done.get(opens)
+        if args_of is None:
+            args_of = parsed.done[opens] = call_arguments(text, opens)
         sites, wrapped = [], []
         # Line numbers and line starts, counted incrementally: calls come
         # in file order.
@@ -1275,6 +1275,76 @@ def _header_info(path: str
     return info
 
 
+class _Parsed(NamedTuple):
+    """What a file's scan takes from a text by regular expressions
+    alone, the same for every file that includes it (_parse())."""
+
+    #: (position, name, "(param)" or None, body with continuations
+    #: joined) of each "#define"
+    defines: list[tuple[int, bytes, Optional[bytes], bytes]]
+    #: _candidate() of each function-like macro definition
+    candidates: list[Optional["_Candidate"]]
+    #: (position, name) of each "#undef"
+    undefs: list[tuple[int, bytes]]
+    #: the print calls (_CALL_RE), and the names called
+    calls: list["re.Match[bytes]"]
+    idents: set[bytes]
+    #: find_functions() and call_arguments() of the text, when asked
+    #: ("functions", and the tuple of the opening parentheses)
+    done: dict[object, object]
+
+
+#: _parse() of the texts read lately, per process: a directory's local
+#: headers are read by each of its files.  At most MAX_PARSED_BYTES of
+#: text are kept.
+_parsed: dict[bytes, _Parsed] = {}
+_parsed_bytes = 0
+MAX_PARSED_BYTES = 64 << 20
+
+
+#: Whether a name called is a print function's (_CALL_RE), per process.
+_printing: dict[bytes, bool] = {}
+MAX_NAMES = 1 << 18
+
+
+def _parse(text: bytes) -> _Parsed:
+    """The definitions and calls of @text (without comments)."""
+    global _parsed_bytes
+    found = _parsed.get(text)
+    if found is not None:
+        return found
+    # Every match of _CALL_RE is a name called ("name ("), whole: the
+    # names called are found in one pass, and _CALL_RE is matched only
+    # where one of them is a print function's.
+    calls, idents = [], set()
+    for m in _IDENT_CALL_RE.finditer(text):
+        name = m.group(1)
+        idents.add(name)
+        printing = _printing.get(name)
+        if printing is None:
+            if len(_printing) >= MAX_NAMES:
+                _printing.clear()
+            printing = _printing[name] = \
+                _CALL_RE.match(name + b"(") is not None
+        if printing:
+            call = _CALL_RE.match(text, m.start())
+            if call is not None:
+                calls.append(call)
+    found = _Parsed(
+        [(m.start(), m.group(1), m.group(2),
+          m.group(3).replace(b"\\\n", b" "))
+         for m in _DEFINE_RE.finditer(text)],
+        [_candidate(m) for m in _FUNC_DEFINE_RE.finditer(text)],
+        [(m.start(), m.group(1)) for m in _UNDEF_RE.finditer(text)],
+        calls, idents, {})
+    if _parsed_bytes + len(text) > MAX_PARSED_BYTES:
+        _parsed.clear()
+        _parsed_bytes = 0
+    _parsed[text] = found
+    _parsed_bytes += len(text)
+    return found
+
+
 class _Nested(NamedTuple):
     """A header of a local header (_FileScanner._nested_headers())."""
 
@@ -1384,12 +1454,15 @@ def scan_file(path: str, relpath: Optional[str] = None) -> list[CallSite]:
         source_acpica.scan_file(path, relpath)
 
 
-def scan_tree(root: str, jobs: Optional[int] = None) -> Iterator[CallSite]:
+def scan_tree(root: str, jobs: Optional[int] = None,
+              progress: Optional[Callable[[int, int, int], None]] = None
+              ) -> Iterator[CallSite]:
     """Yield the call sites of every *.c and *.rs file below @root, and
     of the local headers the C files include, once each, in the order of
     a sorted walk.
     The files are scanned by @jobs processes (default: one per CPU); the
-    result does not depend on how many."""
+    result does not depend on how many.  @progress(files scanned, files,
+    call sites) is called after each file."""
     files = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
@@ -1399,15 +1472,19 @@ def scan_tree(root: str, jobs: Optional[int] = None) -> Iterator[CallSite]:
                 files.append((path, os.path.relpath(path, root)))
     seen: set[tuple[str, int, str]] = set()  # header sites
     tree = learn_tree(root, files)
-    for relpath, sites in _scan_files(files, jobs or os.cpu_count() or 1,
-                                      tree):
+    count = 0
+    for done, (relpath, sites) in enumerate(
+            _scan_files(files, jobs or os.cpu_count() or 1, tree), 1):
         for site in sites:
             if site.file != relpath:
                 key = (site.file, site.line, site.canonical)
                 if key in seen:
                     continue
                 seen.add(key)
+            count += 1
             yield site
+        if progress is not None:
+            progress(done, len(files), count)
 
 
 def _scan_one(file: tuple[str, str]) -> tuple[str, list[CallSite]]:

@@ -252,9 +252,34 @@ class SystemMap:
             raise InputError("%s: not a System.map (expected lines "
                              "'ADDRESS TYPE NAME' with text symbols, as "
                              "/boot/System.map-RELEASE has)" % name)
+        self._index(pairs)
+
+    def _index(self, pairs: list[tuple[int, str]]) -> None:
         pairs.sort()
         self.addrs = [a for a, _ in pairs]
         self.names = [_CLONE_RE.sub("", n) for _, n in pairs]
+
+    @classmethod
+    def from_kallsyms(cls, image: ElfFile) -> Optional["SystemMap"]:
+        """The text symbols of @image's own kallsyms table (a stripped
+        vmlinux of a kernel built with CONFIG_KALLSYMS), None if it has
+        none that this reader can read (msgid_tools.kallsyms)."""
+        from msgid_tools import kallsyms
+        found = kallsyms.symbols(image, exported(image))
+        if not found:
+            return None
+        self = cls.__new__(cls)
+        self.name = "%s (kallsyms)" % image.name
+        self.by_name = {}
+        pairs = []
+        for addr, kind, sym in found:
+            if kind in "TtWw":
+                pairs.append((addr, sym))
+                self.by_name.setdefault(sym, addr)
+        if not pairs:
+            return None
+        self._index(pairs)
+        return self
 
     @classmethod
     def read(cls, path: str) -> "SystemMap":

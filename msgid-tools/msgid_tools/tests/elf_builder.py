@@ -274,16 +274,75 @@ def build_module_calls(strings: list[bytes], calls: list[tuple[bytes, int,
     ], ET_REL, EM_X86_64)
 
 
+def kallsyms_tables(symbols: list[tuple[int, str, str]], at: int,
+                    style: str) -> bytes:
+    """The tables scripts/kallsyms.c writes for @symbols ((address,
+    type, name), sorted by address), laid out from the 8-aligned address
+    @at: kallsyms_num_syms, _names (one-byte lengths; each byte of a
+    name is its own token), _markers, _token_table, _token_index,
+    _offsets and, for @style "6.12" (x86_64 up to 6.13: labels aligned
+    to 8, base - 1 - offset, then kallsyms_relative_base), nothing more
+    for "7.3" (labels aligned to 4, offsets relative to each entry)."""
+    out = bytearray()
+    to = 8 if style == "6.12" else 4  # .balign of each label
+
+    def align() -> None:
+        out.extend(b"\0" * (-(at + len(out)) % to))
+
+    out += struct.pack("<I", len(symbols))
+    align()
+    names = bytearray()
+    markers = []
+    for i, (_, kind, name) in enumerate(symbols):
+        if i % 256 == 0:
+            markers.append(len(names))
+        text = (kind + name).encode()
+        assert 0 < len(text) < 0x80
+        names += bytes([len(text)]) + text
+    out += names
+    align()
+    out += b"".join(struct.pack("<I", m) for m in markers)
+    align()
+    # The bytes of names are their own tokens (a kernel's names use every
+    # digit and letter); the others are empty here.
+    used = {b for _, kind, name in symbols for b in (kind + name).encode()}
+    used |= set(range(0x21, 0x7f))
+    table, index = bytearray(), []
+    for i in range(256):
+        index.append(len(table))
+        table += (bytes([i]) if i in used else b"") + b"\0"
+    out += table
+    align()
+    out += struct.pack("<256H", *index)
+    align()
+    offsets_at = at + len(out)
+    base = min(addr for addr, _, _ in symbols)
+    for i, (addr, _, _) in enumerate(symbols):
+        if style == "6.12":
+            out += struct.pack("<i", base - 1 - addr)
+        else:
+            out += struct.pack("<i", addr - (offsets_at + 4 * i))
+    align()
+    if style == "6.12":
+        out += struct.pack("<Q", base)
+    return bytes(out)
+
+
 def build_exec_calls(calls: list[tuple[bytes, int, str]],
                      exports: tuple[str, ...] = ("_printk", "_dev_err"),
                      filler: bytes = b"",
-                     base: int = 0xffffffff81000000) -> bytes:
+                     base: int = 0xffffffff81000000,
+                     kallsyms: Optional[str] = None,
+                     caller: str = "quirk_passive_release") -> bytes:
     """Stripped x86_64 vmlinux (ET_EXEC, no symbols, no relocations): for
     each (string, register, callee) of @calls, "mov $string, %reg" (sign-
     extended imm32), @filler, then "call callee" (rel32). Every name of
     @exports is a function ("ret") exported through __ksymtab with 32-bit
     relative offsets; a callee not exported is a function that is not.
-    Registers: 0 %rdi, 1 %rsi, 2 %rdx."""
+    Registers: 0 %rdi, 1 %rsi, 2 %rdx.  With @kallsyms ("6.12" or "7.3",
+    kallsyms_tables()), .rodata ends in the kallsyms table of the
+    functions, 16 bytes apart in name order, and the calling code, the
+    function @caller, as in kernels built with CONFIG_KALLSYMS."""
     movs = {0: b"\x48\xc7\xc7", 1: b"\x48\xc7\xc6", 2: b"\x48\xc7\xc2"}
     text_addr, rodata_addr = base, base + 0x100000
     ksymtab_addr, kstr_addr = base + 0x200000, base + 0x300000
@@ -298,6 +357,13 @@ def build_exec_calls(calls: list[tuple[bytes, int, str]],
                                         - (1 << 64)) + filler + b"\xe8"
         text += struct.pack("<i", func_addr[callee]
                             - (text_addr + len(text) + 4))
+    rodata_bytes = bytes(rodata.data)
+    if kallsyms:
+        rodata_bytes += b"\0" * (-len(rodata_bytes) % 8)
+        syms = [(func_addr[n], "T", n) for n in names]
+        syms.append((text_addr + 16 * len(names), "t", caller))
+        rodata_bytes += kallsyms_tables(
+            syms, rodata_addr + len(rodata_bytes), kallsyms)
     kstr = _Strings()
     ksymtab = b""
     for n in exports:
@@ -308,7 +374,7 @@ def build_exec_calls(calls: list[tuple[bytes, int, str]],
     return pack_elf([
         Section(".text", data=bytes(text), addr=text_addr,
                 flags=SHF_ALLOC | 4),
-        Section(".rodata", data=bytes(rodata.data), addr=rodata_addr),
+        Section(".rodata", data=rodata_bytes, addr=rodata_addr),
         Section("__ksymtab", data=ksymtab, addr=ksymtab_addr),
         Section("__ksymtab_strings", data=bytes(kstr.data), addr=kstr_addr),
     ], ET_EXEC, EM_X86_64)
