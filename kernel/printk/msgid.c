@@ -29,6 +29,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/pgtable.h>
 #include <linux/printk.h>
 #include <linux/printk_msgid.h>
@@ -251,14 +252,15 @@ static u64 msgid_cache[MSGID_CACHE_SLOTS];
 #if defined(CONFIG_MODULES) && defined(MODULES_VADDR)
 /*
  * Whether @addr is in the .rodata of a module that is not going. The
- * caller holds the RCU read lock until it has put its entry
- * (vprintk_store() has interrupts off).
+ * caller is an RCU reader until it has put its entry (vprintk_store()
+ * has interrupts off). Preemption off is what __module_address() asks on
+ * every kernel that has the module cache's notifier (6.4 and later).
  */
 static bool msgid_module_rodata(unsigned long addr)
 {
 	struct module *mod;
 
-	guard(rcu)();
+	guard(preempt)();
 	mod = __module_address(addr);
 	return mod && READ_ONCE(mod->state) != MODULE_STATE_GOING &&
 	       within_module_mem_type(addr, mod, MOD_RODATA);
@@ -498,7 +500,7 @@ void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 	int len;
 
 	va_copy(ap, args);
-	scoped_guard(rcu)
+	scoped_guard(preempt)
 		len = printk_msgid_size(text, sizeof(text), fmt, ap, msgid);
 	va_end(ap);
 	msgid->class = msgid_text_class(msgid, text, min_t(int, len, sizeof(text) - 1));
