@@ -14,7 +14,7 @@ export, metrics and catalog-todo.
 import argparse
 import os
 import sys
-from typing import TYPE_CHECKING, Callable, Iterator, Optional, TextIO
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, TextIO
 
 from msgid_tools.core import cli as _core
 from msgid_tools.core import ids
@@ -231,6 +231,38 @@ def _system_map(args: argparse.Namespace, vmlinux: "elf.ElfFile",
     return symbols
 
 
+def _input_texts(inputs: list[tuple[Optional[str], str]]
+                 ) -> dict[tuple[str, str, str, str], list[tuple[str, str]]]:
+    """The match texts of the sites of the databases @inputs
+    (database.site_texts())."""
+    out: dict[tuple[str, str, str, str], list[tuple[str, str]]] = {}
+    for _, name in inputs:
+        db = database.open_db(name)
+        try:
+            for key, texts in database.site_texts(db).items():
+                have = out.setdefault(key, [])
+                have += [t for t in texts if t not in have]
+        finally:
+            db.close()
+    return out
+
+
+def _with_texts(sites: Iterable[tuple[CallSite, str]],
+                texts: dict[tuple[str, str, str, str], list[tuple[str, str]]]
+                ) -> Iterator[tuple[CallSite, str]]:
+    """@sites (merge's) with the match text their inputs gave them, and
+    where it starts; a site of several texts (two calls of one function
+    with the same format) keeps its format."""
+    from msgid_tools import releases
+    for site, rels in sites:
+        known = texts.get((site.id, site.file, site.function, site.format))
+        if known and len(known) == 1:
+            text, where = known[0]
+            site = site._replace(text=text,
+                                 subsys=releases._unwhere(where))
+        yield site, rels
+
+
 def cmd_merge(args: argparse.Namespace) -> int:
     """Merge databases of several releases into one."""
     from msgid_tools import releases
@@ -254,13 +286,14 @@ def cmd_merge(args: argparse.Namespace) -> int:
                          % (directory, path))
     merged = releases.merge(inputs, directory)
     metas = merged.metas
+    texts = _input_texts(inputs)
     meta = dict(build_meta(),
                 sources=" ".join("merge:%s" % n for _, n in inputs),
                 releases=releases.meta_text(metas))
     try:
         with signals_interrupt():
-            count = database.write(path, merged.sites(), meta,
-                                   releases=True)
+            count = database.write(path, _with_texts(merged.sites(), texts),
+                                   meta, releases=True)
     finally:
         merged.close()
     print("%s: %d call sites of releases %s" % (

@@ -963,8 +963,8 @@ PRINTED_AS_TEXT = "%s"
 
 
 def site_format(msgid: object, canon: object, fmt: object,
-                subsys: Optional[str] = None, file: object = ""
-                ) -> SiteFormat:
+                subsys: Optional[str] = None, file: object = "",
+                text: Optional[str] = None) -> SiteFormat:
     """A call site as Matcher wants it: (id, canonical, may be
     continued, wrapper prefix, a Rust literal: the site's @file is a .rs
     file).
@@ -975,10 +975,20 @@ def site_format(msgid: object, canon: object, fmt: object,
     (its canonical form, at the start of a record, after the device
     prefix, or, the prefix not known (None), at either), under the
     site's ID, that of "%s".  A format that starts with the device prefix
-    is an index entry's, which glued it in front of "%s": that is "%s"."""
+    is an index entry's, which glued it in front of "%s": that is "%s".
+
+    A site whose match text @text the source scan knew (CallSite.text:
+    its "%s" arguments that are literals, string macros or __func__
+    written in) is matched by the canonical form of that text, under its
+    own ID; lookup still shows its format."""
     canon = canon if isinstance(canon, str) else str(canon)
     fmt = str(fmt)
     raw = canon.encode("utf-8", "surrogateescape")
+    if text and not str(file).endswith(RUST_FILE):
+        known = ids.canonical(str(text).encode("utf-8", "surrogateescape"))
+        if known:
+            return (str(msgid), known, not fmt.endswith("\n"), subsys,
+                    False)
     if canon == PRINTED_AS_TEXT and (not subsys or
                                      subsys in DEVICE_PREFIXES):
         text = ids.canonical(fmt.encode("utf-8", "surrogateescape"))

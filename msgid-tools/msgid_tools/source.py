@@ -130,6 +130,11 @@ _BRACKET_RE = re.compile(
     rb'"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?|[][(){},]', re.DOTALL)
 #: Arguments longer than this are not a format (and slicing stays cheap).
 MAX_ARGS = 1 << 16
+#: A conversion of a format as the arguments feed it ("%%" takes none,
+#: each "*" one more).
+_ARG_CONV_RE = re.compile(
+    rb"%(?:%|[-+ #0]*(?:\*|\d+)?(?:\.(?:\*|\d+))?"
+    rb"(?:hh|h|ll|l|L|z|Z|t|j|q)?(?:p[A-Za-z0-9]*|[a-zA-Z]))")
 _DEFINE_RE = re.compile(
     rb"^[ \t]*#[ \t]*define[ \t]+(\w+)(\([ \t]*\w+[ \t]*\))?[ \t]+"
     rb"((?:[^\n\\]|\\\n|\\.)*)", re.MULTILINE)
@@ -744,7 +749,8 @@ class _FileScanner:
             sites.append(CallSite.from_format(
                 fmt, file=relpath, line=line, function=func, module="",
                 origin="source-approx", level=level,
-                subsys=_subsys(m.group("name"))))
+                subsys=_subsys(m.group("name")),
+                text=self._match_text(text, m, fmt, func)))
         if wrapped:
             sites += wrapped
             sites.sort(key=lambda s: s.line)
@@ -1011,6 +1017,61 @@ class _FileScanner:
             return None
         begins = [paren + 1] + [e + 1 for e in ends[:-1]]
         return [text[b:e] for b, e in zip(begins, ends)]
+
+    def _match_text(self, text: bytes, m: "re.Match[bytes]", fmt: bytes,
+                    func: str) -> Optional[bytes]:
+        """The text the call @m prints with the format @fmt (pr_fmt()
+        applied) where its arguments are known: each plain "%s" whose
+        argument is a string literal, a string macro or __func__ becomes
+        that text ("%s%s\\n", KERNEL_CMDLINE_PREFIX, s: "Kernel command
+        line: %s\\n"). None if nothing is known, or the arguments do not
+        line up with the conversions (a pr_fmt() with arguments of its
+        own, a macro that stands for several)."""
+        name = m.group("name")
+        if m.group("wl"):
+            at = _WRAPPERS[name][0]
+        elif name in (b"dev_printk", b"netdev_printk", b"pci_printk"):
+            at = 2
+        elif name.startswith((b"pr_", b"printk")):
+            at = 0
+        else:
+            at = 1
+        info = self._args.get(m.end() - 1)
+        if info is None or info[0] < 0:
+            return None
+        close, commas = info
+        ends = commas + [close]
+        if len(ends) <= at + 1:
+            return None  # no argument after the format
+        raw = eval_strings(text[(ends[at - 1] if at else m.end() - 1) + 1:
+                                ends[at]], self.macros)
+        if raw is None or len(_ARG_CONV_RE.findall(raw)) != \
+                len(_ARG_CONV_RE.findall(fmt)):
+            return None  # pr_fmt() added conversions: args do not line up
+        args = [text[b + 1:e] for b, e in zip(ends[at:-1], ends[at + 1:])]
+        out, pos, k, changed = [], 0, 0, False
+        for c in _ARG_CONV_RE.finditer(fmt):
+            if c.group() == b"%%":
+                continue
+            take = 1 + c.group().count(b"*")
+            if k + take > len(args):
+                return None
+            value: Optional[bytes] = None
+            if c.group() == b"%s":
+                arg = args[k].strip()
+                if arg in (b"__func__", b"__FUNCTION__"):
+                    value = func.encode() if func != "?" else None
+                else:
+                    value = eval_strings(arg, self.macros)
+            if value is not None and b"\n" not in value:
+                out += [fmt[pos:c.start()], value.replace(b"%", b"%%")]
+                pos = c.end()
+                changed = True
+            k += take
+        if k != len(args) or not changed:
+            return None
+        out.append(fmt[pos:])
+        return b"".join(out)
 
     def _call_format(self, text: bytes, m: "re.Match[bytes]",
                      pos: Optional[int] = None
