@@ -54,12 +54,15 @@ def _insert(conn: sqlite3.Connection, items: Iterable,
             else:
                 s = item
                 r = row(s)
-            if r[6] != "c":  # can start a record
-                formats.append(match.site_format(r[0], r[1], r[2],
-                                                 s.subsys, s.file, s.text))
-            if s.text:
-                texts.append((r[0], r[3], r[5], r[2], text(s.text),
-                               match.where(s.subsys)))
+            # (several match texts, NUL between them: a parameter the
+            # function's callers all give a literal)
+            for t in (s.text or "").split("\0") if s.text else [None]:
+                if r[6] != "c":  # can start a record
+                    formats.append(match.site_format(r[0], r[1], r[2],
+                                                     s.subsys, s.file, t))
+                if t:
+                    texts.append((r[0], r[3], r[5], r[2], text(t),
+                                  match.where(s.subsys)))
             yield r
 
     if releases:

@@ -196,9 +196,10 @@ class CallSite(NamedTuple):
     #: sites table: only the text matcher's index keeps it.
     subsys: Optional[str] = None
     #: The text the site prints where the scan knows its arguments (a
-    #: literal or __func__ for a "%s": match.site_format()), None if
-    #: that is its format. Not stored in the sites table: the text
-    #: matcher's index (and its table site_texts) keeps it.
+    #: literal or __func__ for a "%s": match.site_format()), several
+    #: with NUL between them, None if that is its format. Not stored in
+    #: the sites table: the text matcher's index (and its table
+    #: site_texts) keeps it.
     text: Optional[str] = None
 
     @classmethod
