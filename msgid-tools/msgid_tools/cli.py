@@ -250,16 +250,14 @@ def _input_texts(inputs: list[tuple[Optional[str], str]]
 def _with_texts(sites: Iterable[tuple[CallSite, str]],
                 texts: dict[tuple[str, str, str, str], list[tuple[str, str]]]
                 ) -> Iterator[tuple[CallSite, str]]:
-    """@sites (merge's) with the match text their inputs gave them, and
-    where it starts; a site of several texts (two calls of one function
-    with the same format) keeps its format."""
+    """@sites (merge's) with the match texts their inputs gave them (NUL
+    between several), and where they start."""
     from msgid_tools import releases
     for site, rels in sites:
         known = texts.get((site.id, site.file, site.function, site.format))
-        if known and len(known) == 1:
-            text, where = known[0]
-            site = site._replace(text=text,
-                                 subsys=releases._unwhere(where))
+        if known:
+            site = site._replace(text="\0".join(t for t, _ in known),
+                                 subsys=releases._unwhere(known[0][1]))
         yield site, rels
 
 
@@ -567,9 +565,15 @@ def cmd_annotate(args: argparse.Namespace) -> int:
     release = _release_of(db, args.release)
     if releases.is_merged(db):
         _prefer_release(db, release, sitemap, matcher, annotator)
+        if matcher is not None and args.release and not release:
+            matcher.set_near(_near_ids(db, releases.series(args.release)))
         if not args.release:
-            annotator.on_release = lambda name: _prefer_release(
-                db, _log_release(db, name), sitemap, matcher, annotator)
+            def on_release(name: str) -> None:
+                _prefer_release(db, _log_release(db, name), sitemap,
+                                matcher, annotator)
+                if matcher is not None:
+                    matcher.set_near(_near_ids(db, releases.series(name)))
+            annotator.on_release = on_release
     logs = _open_inputs(args.files)
     buffered_stdout()
     try:
@@ -598,6 +602,23 @@ def _log_release(db: database.Database, release: str) -> str:
                                                    key=releases.order))))
         return ""
     return name
+
+
+def _near_ids(db: database.Database, name: Optional[str]
+              ) -> Optional[set[str]]:
+    """For a log of release series @name that the merged database @db
+    does not hold: the IDs of both held releases around it (of the
+    nearest one, if it is older or newer than all), which its kernel
+    most likely prints too: they break ties (match.Matcher.near)."""
+    from msgid_tools import releases
+    have = sorted(releases.held(db), key=releases.order)
+    if not name or not have or name in have:
+        return None
+    key = releases.order(name)
+    older = [h for h in have if releases.order(h) < key]
+    newer = [h for h in have if releases.order(h) > key]
+    sets = [releases.release_ids(db, h) for h in older[-1:] + newer[:1]]
+    return set.intersection(*sets) if sets else None
 
 
 def _prefer_release(db: database.Database, release: str,
