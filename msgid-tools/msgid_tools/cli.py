@@ -14,7 +14,7 @@ export, metrics and catalog-todo.
 import argparse
 import os
 import sys
-from typing import TYPE_CHECKING, Callable, Iterator, Optional, TextIO
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, TextIO
 
 from msgid_tools.core import cli as _core
 from msgid_tools.core import ids
@@ -273,6 +273,36 @@ def _system_map(args: argparse.Namespace, vmlinux: "elf.ElfFile",
     return None
 
 
+def _input_texts(inputs: list[tuple[Optional[str], str]]
+                 ) -> dict[tuple[str, str, str, str], list[tuple[str, str]]]:
+    """The match texts of the sites of the databases @inputs
+    (database.site_texts())."""
+    out: dict[tuple[str, str, str, str], list[tuple[str, str]]] = {}
+    for _, name in inputs:
+        db = database.open_db(name)
+        try:
+            for key, texts in database.site_texts(db).items():
+                have = out.setdefault(key, [])
+                have += [t for t in texts if t not in have]
+        finally:
+            db.close()
+    return out
+
+
+def _with_texts(sites: Iterable[tuple[CallSite, str]],
+                texts: dict[tuple[str, str, str, str], list[tuple[str, str]]]
+                ) -> Iterator[tuple[CallSite, str]]:
+    """@sites (merge's) with the match texts their inputs gave them (NUL
+    between several), and where they start."""
+    from msgid_tools import releases
+    for site, rels in sites:
+        known = texts.get((site.id, site.file, site.function, site.format))
+        if known:
+            site = site._replace(text="\0".join(t for t, _ in known),
+                                 subsys=releases._unwhere(known[0][1]))
+        yield site, rels
+
+
 def cmd_merge(args: argparse.Namespace) -> int:
     """Merge databases of several releases into one."""
     from msgid_tools import releases
@@ -296,13 +326,14 @@ def cmd_merge(args: argparse.Namespace) -> int:
                          % (directory, path))
     merged = releases.merge(inputs, directory)
     metas = merged.metas
+    texts = _input_texts(inputs)
     meta = dict(build_meta(),
                 sources=" ".join("merge:%s" % n for _, n in inputs),
                 releases=releases.meta_text(metas))
     try:
         with signals_interrupt():
-            count = database.write(path, merged.sites(), meta,
-                                   releases=True)
+            count = database.write(path, _with_texts(merged.sites(), texts),
+                                   meta, releases=True)
     finally:
         merged.close()
     print("%s: %d call sites of releases %s" % (
@@ -576,9 +607,15 @@ def cmd_annotate(args: argparse.Namespace) -> int:
     release = _release_of(db, args.release)
     if releases.is_merged(db):
         _prefer_release(db, release, sitemap, matcher, annotator)
+        if matcher is not None and args.release and not release:
+            matcher.set_near(_near_ids(db, releases.series(args.release)))
         if not args.release:
-            annotator.on_release = lambda name: _prefer_release(
-                db, _log_release(db, name), sitemap, matcher, annotator)
+            def on_release(name: str) -> None:
+                _prefer_release(db, _log_release(db, name), sitemap,
+                                matcher, annotator)
+                if matcher is not None:
+                    matcher.set_near(_near_ids(db, releases.series(name)))
+            annotator.on_release = on_release
     logs = _open_inputs(args.files)
     buffered_stdout()
     try:
@@ -607,6 +644,23 @@ def _log_release(db: database.Database, release: str) -> str:
                                                    key=releases.order))))
         return ""
     return name
+
+
+def _near_ids(db: database.Database, name: Optional[str]
+              ) -> Optional[set[str]]:
+    """For a log of release series @name that the merged database @db
+    does not hold: the IDs of both held releases around it (of the
+    nearest one, if it is older or newer than all), which its kernel
+    most likely prints too: they break ties (match.Matcher.near)."""
+    from msgid_tools import releases
+    have = sorted(releases.held(db), key=releases.order)
+    if not name or not have or name in have:
+        return None
+    key = releases.order(name)
+    older = [h for h in have if releases.order(h) < key]
+    newer = [h for h in have if releases.order(h) > key]
+    sets = [releases.release_ids(db, h) for h in older[-1:] + newer[:1]]
+    return set.intersection(*sets) if sets else None
 
 
 def _prefer_release(db: database.Database, release: str,

@@ -41,6 +41,7 @@ def _insert(conn: sqlite3.Connection, items: Iterable,
             releases: bool) -> int:
     from msgid_tools import match
     formats: list = []
+    texts: list[tuple[str, str, str, str, str, str]] = []
     by_release: set[tuple[str, str]] = set()
 
     def rows() -> Iterator[tuple]:
@@ -53,9 +54,15 @@ def _insert(conn: sqlite3.Connection, items: Iterable,
             else:
                 s = item
                 r = row(s)
-            if r[6] != "c":  # can start a record
-                formats.append(match.site_format(r[0], r[1], r[2],
-                                                 s.subsys, s.file))
+            # (several match texts, NUL between them: a parameter the
+            # function's callers all give a literal)
+            for t in (s.text or "").split("\0") if s.text else [None]:
+                if r[6] != "c":  # can start a record
+                    formats.append(match.site_format(r[0], r[1], r[2],
+                                                     s.subsys, s.file, t))
+                if t:
+                    texts.append((r[0], r[3], r[5], r[2], text(t),
+                                  match.where(s.subsys)))
             yield r
 
     if releases:
@@ -68,5 +75,35 @@ def _insert(conn: sqlite3.Connection, items: Iterable,
                      "WITHOUT ROWID")
         conn.executemany("INSERT INTO release_ids VALUES (?, ?)",
                          sorted(by_release))
+    conn.execute(_TEXTS_SCHEMA)
+    conn.executemany("INSERT INTO site_texts VALUES (?, ?, ?, ?, ?, ?)",
+                     sorted(set(texts)))
     match.fill_index(conn, formats)
     return count
+
+
+#: The match texts of the sites that have one (CallSite.text), where
+#: their text starts (match.where()): kept for merge, which builds the
+#: word index of a database of several releases from their rows.
+_TEXTS_SCHEMA = ("CREATE TABLE site_texts (id TEXT NOT NULL, file TEXT NOT "
+                 "NULL, function TEXT NOT NULL, format TEXT NOT NULL, "
+                 "text TEXT NOT NULL, starts TEXT NOT NULL)")
+
+
+def site_texts(db: Database) -> dict[tuple[str, str, str, str],
+                                      list[tuple[str, str]]]:
+    """(id, file, function, format) -> [(match text, where it starts)] of
+    the sites of @db that have a match text (none for a database written
+    before they were kept)."""
+    if not db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                    "AND name = 'site_texts'"):
+        return {}
+    out: dict[tuple[str, str, str, str], list[tuple[str, str]]] = {}
+    for i, f, fn, fmt, t, w in db.query(
+            "SELECT %s FROM site_texts" % ", ".join(
+                text_col(c) for c in ("id", "file", "function", "format",
+                                      "text", "starts"))):
+        texts = out.setdefault((i, f, fn, fmt), [])
+        if (t, w) not in texts:
+            texts.append((t, w))
+    return out

@@ -323,8 +323,9 @@ class Annotator(annotate.Annotator):
                 + self.matched_annotation(r, classify(rec.text), rec.text)
         if r.how == "ambiguous":
             stats.ambiguous += 1
-            return ("  ?> ambiguous: %s\n" % " ".join(
-                "(%s)" % c for c in r.candidates)).encode()
+            return ("  ?> ambiguous: %s%s\n" % (" ".join(
+                "(%s)" % c for c in r.candidates),
+                ": %s" % r.why if r.why else "")).encode()
         return b""
 
     def contradiction(self, msgid: str, text: bytes) -> bytes:
@@ -376,6 +377,8 @@ class Annotator(annotate.Annotator):
                 obj["id_from"] = "ambiguous"
                 obj["candidates"] = [self._sites({"id": c}, c)
                                      for c in r.candidates]
+                if r.why:
+                    obj["why"] = r.why
                 return obj
             if r.how != "match" or r.id is None:
                 return obj

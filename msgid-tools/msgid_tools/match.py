@@ -46,7 +46,7 @@ import operator
 import re
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Union
+from typing import Callable, Iterable, Optional, Union
 
 from msgid_tools.core import ids
 from msgid_tools import database
@@ -498,6 +498,11 @@ class Result:
     # the texts (canonical forms) of the answer's formats that fit: an ID
     # printed by many call sites names first those that print them
     canons: list[bytes] = field(default_factory=list)
+    # ambiguous: why no candidate could be chosen (candidates best first)
+    why: str = ""
+    # matched with runs of blanks taken as one (a pasted log: tabs made
+    # spaces, runs of spaces made one)
+    loose: bool = False
 
 
 #: The Result of a text no format fits. A Result is shared (the cache
@@ -577,10 +582,27 @@ class Matcher:
         self.prefer: Optional[set[str]] = None
         #: ID -> its formats that are no wrappers (fits())
         self._fits: dict[str, list[Format]] = {}
+        #: the IDs the log's kernel most likely prints, for a release the
+        #: database does not hold (those of the held releases on either
+        #: side of it): they break ties, never more
+        self.near: Optional[set[str]] = None
+        #: ID -> (file, module) of its call sites, to break ties by the
+        #: driver a line names (DbMatcher reads them from its database)
+        self.places: Optional[Callable[[str], list[tuple[str, str]]]] = None
+        #: canonical -> its format with runs of blanks made one space
+        self._loose: dict[tuple[str, bytes, bool], Format] = {}
+        #: how often each ID was the answer in this log (its architecture)
+        self.answers: dict[str, int] = {}
+        self._arch: tuple[int, Optional[str]] = (0, None)
 
     def set_preferred(self, ids: Optional[set[str]]) -> None:
         """Match against the formats of @ids first (None: all alike)."""
         self.prefer = ids or None
+        self._cache.clear()
+
+    def set_near(self, ids: Optional[set[str]]) -> None:
+        """Break ties in favour of @ids (Matcher.near; None: no such)."""
+        self.near = ids or None
         self._cache.clear()
 
     def no_cache(self) -> None:
@@ -672,6 +694,8 @@ class Matcher:
                 cache[text] = r
             elif cache:  # (cache_max set to 0 by hand)
                 cache.clear()
+        if r.id is not None and len(self.answers) < MAX_KNOWN:
+            self.answers[r.id] = self.answers.get(r.id, 0) + 1
         return r
 
     def starts(self, text: bytes, wrappers: list[Format]
@@ -736,9 +760,58 @@ class Matcher:
         return sorted(out)
 
     def _identify(self, text: bytes) -> Result:
+        r = self._identify_exact(text)
+        if r.how is None:
+            # A pasted log (a web form, a mail) makes tabs spaces and runs
+            # of spaces one: only a line nothing matched as it is is
+            # matched again, runs of blanks in it and in the formats taken
+            # as one space, so no answer of an exact match changes.
+            loose = self._identify_loose(text)
+            if loose.how is not None:
+                return loose
+        return r
+
+    def _identify_loose(self, text: bytes) -> Result:
+        """_identify_exact() of @text with every run of blanks one space,
+        against the formats with theirs so too (NO_RESULT at once where
+        that changes neither the text nor a candidate)."""
+        flat = _BLANK_RUN.sub(b" ", text).strip(b" ")
+        # Only formats with a run of blanks or a tab in their literal
+        # text: a pasted log loses blanks, it never adds any, and the
+        # others matched the text as it is if they could (a field
+        # width's padding stays theirs).
+        cands = [g for g, f in ((self._loosened(f), f)
+                                for f in self.candidates(flat)) if g is not f]
+        if not cands:
+            return NO_RESULT
+        r = self._identify_cands(flat, cands)
+        if r.how is None:
+            return r
+        r = Result(r.id, r.how, list(r.candidates), set(r.matched), r.cont,
+                   r.literal, list(r.canons), r.why, True)
+        return r
+
+    def _loosened(self, f: Format) -> Format:
+        """@f with the runs of blanks of its literal text made one space
+        (itself if it has none)."""
+        key = (f.id, f.canon, f.rust)
+        g = self._loose.get(key)
+        if g is None:
+            canon = _loose_canon(f.canon)
+            g = f if canon == f.canon else Format(
+                f.id, canon, f.can_start_cont, f.starts, f.rust)
+            if len(self._loose) >= MAX_KNOWN:
+                self._loose.clear()
+            self._loose[key] = g
+        return g
+
+    def _identify_exact(self, text: bytes) -> Result:
         cands = self.candidates(text)
         if not cands:
             return NO_RESULT
+        return self._identify_cands(text, cands)
+
+    def _identify_cands(self, text: bytes, cands: list[Format]) -> Result:
         prefer = self.prefer
         if prefer is not None:
             # A format the log's release has beats one of another release
@@ -865,10 +938,10 @@ class Matcher:
                 max(f.literal for f in prefix) > whole[0].literal:
             whole = []
         if whole:
-            return self._decide(whole, result)
+            return self._decide(whole, result, text)
         if prefix:
             result.cont = True
-            return self._decide(prefix, result)
+            return self._decide(prefix, result, text)
         return result
 
     def fits(self, msgid: str, text: bytes) -> bool:
@@ -909,8 +982,8 @@ class Matcher:
                     return True
         return False
 
-    @staticmethod
-    def _decide(fmts: list[Format], result: Result) -> Result:
+    def _decide(self, fmts: list[Format], result: Result,
+                text: bytes = b"") -> Result:
         if len(fmts) == 1:  # most lines: one format fits
             result.id, result.how = fmts[0].id, "match"
             result.literal = fmts[0].literal
@@ -919,16 +992,192 @@ class Matcher:
         best = max(f.literal for f in fmts)
         top = sorted({f.id for f in fmts if f.literal == best})
         result.literal = best
+        if len(top) > 1:
+            chosen, top, why = self.break_tie(top, text)
+            if chosen is not None:
+                top = [chosen]
+            else:
+                result.why = why
         if len(top) == 1:
             result.id, result.how = top[0], "match"
             result.canons = sorted({f.canon for f in fmts
-                                    if f.literal == best})
+                                    if f.literal == best and f.id == top[0]})
         else:
             result.how, result.candidates = "ambiguous", top
         return result
 
+    def log_arch(self) -> Optional[str]:
+        """The architecture of the log's kernel, as the call sites of the
+        identifiers it gave so far say: the arch/ directory (arch_of())
+        of most of those that only one architecture prints, when at
+        least 3 are and more than all others together; None if not
+        known (remembered until the answers have grown by a half)."""
+        if self.places is None:
+            return None
+        total = sum(self.answers.values())
+        seen, arch = self._arch
+        if seen and total < seen * 3 // 2:
+            return arch
+        votes: dict[str, int] = {}
+        common = sorted(self.answers, key=lambda i: -self.answers[i])
+        for i in common[:ARCH_IDS]:
+            arches = {arch_of(f) for f, _ in self.places(i)}
+            if len(arches) == 1 and None not in arches:
+                a = arches.pop()
+                assert a is not None
+                votes[a] = votes.get(a, 0) + 1
+        arch = None
+        if votes:
+            best = max(votes, key=lambda a: votes[a])
+            if votes[best] >= 3 and 2 * votes[best] > sum(votes.values()):
+                arch = best
+        self._arch = (max(total, 1), arch)
+        return arch
+
+    def break_tie(self, ids: list[str], text: bytes
+                  ) -> tuple[Optional[str], list[str], str]:
+        """Choose among the IDs @ids whose formats fit @text with as much
+        literal text, by what the line says: the driver or bus its device
+        prefix names ("e1000 0000:00:03.0: ", a "name: " prefix), whose
+        directory, file or module holds only one of them, then the
+        release of the log (Matcher.near).  Returns (the ID chosen or
+        None, @ids best first, why none could be chosen)."""
+        names = driver_names(text)
+        fits: dict[str, bool] = {}
+        if names and self.places is not None:
+            for i in ids:
+                fits[i] = any(names_fit(names, place_names(f, m))
+                              for f, m in self.places(i))
+        # An identifier printed only by another architecture's code than
+        # the one the log's other answers come from is not this line's.
+        # User Mode Linux's own messages (register dumps, sysrq) only
+        # where the log's answers say it is one.
+        arch = self.log_arch()
+        other: dict[str, bool] = {}
+        if self.places is not None:
+            for i in ids:
+                arches = {arch_of(f) for f, _ in self.places(i)}
+                other[i] = bool(arches) and None not in arches and (
+                    arch not in arches if arch is not None
+                    else arches == {"um"})
+        near = self.near or set()
+        order = sorted(ids, key=lambda i: (not fits.get(i, False),
+                                           other.get(i, False),
+                                           i not in near, i))
+        if fits and sum(fits.values()) == 1:
+            return order[0], order, ""
+        pool = [i for i in ids if fits.get(i)] or ids
+        pool = [i for i in pool if not other.get(i)] or pool
+        if len(pool) == 1:
+            return pool[0], order, ""
+        if near and sum(i in near for i in pool) == 1:
+            return next(i for i in pool if i in near), order, ""
+        why = ["%d formats fit with as much literal text" % len(ids)]
+        if not names:
+            why.append("the line names no driver")
+        elif self.places is None:
+            why.append("the database gives no call sites to test the "
+                       "driver %s against" % names_text(names))
+        elif not any(fits.values()):
+            why.append("the driver %s is in none of their places"
+                       % names_text(names))
+        else:
+            why.append("the driver %s is in the places of %d of them"
+                       % (names_text(names), sum(fits.values())))
+        if arch is None:
+            why.append("the log's architecture is not known")
+        if self.prefer is not None:
+            why.append("all are formats of the log's release")
+        elif not near:
+            why.append("no release tells them apart")
+        elif not any(i in near for i in pool):
+            why.append("none is in the releases around the log's")
+        else:
+            why.append("%d are in the releases around the log's"
+                       % sum(i in near for i in pool))
+        return None, order, "; ".join(why)
+
 
 _RANK = operator.attrgetter("rank")
+#: A run of blanks a pasted log may have changed: two or more, or a tab.
+_BLANK_RUN = re.compile(rb"[ \t]{2,}|\t")
+#: A literal piece of a canonical format between its conversions.
+_LOOSE_PIECE = re.compile(rb"(%[-+ #0]*(?:\*|\d+)?(?:\.(?:\*|\d+))?"
+                          rb"(?:hh|h|ll|l|L|z|Z|t|j|q)?(?:p[A-Za-z0-9]*|"
+                          rb"[a-zA-Z%]))")
+#: dev_printk()'s prefix (driver or bus, device) and a "name: " prefix.
+_DEVICE_NAME_RE = re.compile(rb"([A-Za-z][\w.-]*) (?:[^ ]+ )?[^ ]+: ")
+_NAME_RE = re.compile(rb"([A-Za-z][\w-]*): ")
+
+
+def _loose_canon(canon: bytes) -> bytes:
+    """@canon with every run of blanks of its first line's literal text
+    one space, and none at its start or end (conversions, "% d" among
+    them, kept)."""
+    first, newline, rest = canon.partition(b"\n")
+    parts = _LOOSE_PIECE.split(first)
+    for k in range(0, len(parts), 2):
+        parts[k] = _BLANK_RUN.sub(b" ", parts[k])
+    flat = b"".join(parts)
+    if flat[:1] == b" ":
+        flat = flat[1:]
+    if flat[-1:] == b" " and not flat.endswith(b"% "):
+        flat = flat[:-1]
+    return flat + newline + rest
+
+
+#: The answers of a log whose call sites say its architecture.
+ARCH_IDS = 64
+
+
+def arch_of(file: str) -> Optional[str]:
+    """The architecture whose code @file is ("x86" for arch/x86/..., "um"
+    for User Mode Linux's arch/um/ and arch/x86/um/), None for code of
+    every architecture."""
+    parts = file.split("/")
+    if len(parts) < 3 or parts[0] != "arch":
+        return None
+    if parts[1] == "um" or parts[2] == "um":
+        return "um"
+    return parts[1]
+
+
+def driver_names(text: bytes) -> set[str]:
+    """The names a line gives its driver: the first word of a device
+    prefix ("e1000 0000:00:03.0: ", "usb 1-1: ") or of a "name: "
+    prefix, lower case, "-" as "_"."""
+    out = set()
+    for rx in (_DEVICE_NAME_RE, _NAME_RE):
+        m = rx.match(text)
+        if m:
+            out.add(m.group(1).decode("ascii", "replace").lower()
+                    .replace("-", "_"))
+    return out
+
+
+def place_names(file: str, module: str) -> set[str]:
+    """What a call site at @file, built into @module, answers to: the
+    module, the file's name without its suffix, its directories."""
+    parts = [p for p in file.lower().replace("-", "_").split("/") if p]
+    names = set(parts[:-1])
+    if parts:
+        names.add(parts[-1].rsplit(".", 1)[0])
+    if module:
+        names.add(module.lower().replace("-", "_"))
+    return names - {"drivers", "arch", "net", "fs", "kernel", "lib",
+                    "include", "linux", "x86", "arm64", "common", "core"}
+
+
+def names_fit(names: set[str], place: set[str]) -> bool:
+    """Whether a driver name of @names is one of @place (place_names()),
+    or starts one as the name of a composite module does its objects'
+    ("r8169" of r8169_main.c)."""
+    return bool(names & place) or any(
+        p.startswith(n + "_") for n in names for p in place)
+
+
+def names_text(names: set[str]) -> str:
+    return "/".join(sorted(names))
 
 
 # ------------------------------------------- the word index in a database
@@ -963,8 +1212,8 @@ PRINTED_AS_TEXT = "%s"
 
 
 def site_format(msgid: object, canon: object, fmt: object,
-                subsys: Optional[str] = None, file: object = ""
-                ) -> SiteFormat:
+                subsys: Optional[str] = None, file: object = "",
+                text: Optional[str] = None) -> SiteFormat:
     """A call site as Matcher wants it: (id, canonical, may be
     continued, wrapper prefix, a Rust literal: the site's @file is a .rs
     file).
@@ -975,10 +1224,20 @@ def site_format(msgid: object, canon: object, fmt: object,
     (its canonical form, at the start of a record, after the device
     prefix, or, the prefix not known (None), at either), under the
     site's ID, that of "%s".  A format that starts with the device prefix
-    is an index entry's, which glued it in front of "%s": that is "%s"."""
+    is an index entry's, which glued it in front of "%s": that is "%s".
+
+    A site whose match text @text the source scan knew (CallSite.text:
+    its "%s" arguments that are literals, string macros or __func__
+    written in) is matched by the canonical form of that text, under its
+    own ID; lookup still shows its format."""
     canon = canon if isinstance(canon, str) else str(canon)
     fmt = str(fmt)
     raw = canon.encode("utf-8", "surrogateescape")
+    if text and not str(file).endswith(RUST_FILE):
+        known = ids.canonical(str(text).encode("utf-8", "surrogateescape"))
+        if known:
+            return (str(msgid), known, not fmt.endswith("\n"), subsys,
+                    False)
     if canon == PRINTED_AS_TEXT and (not subsys or
                                      subsys in DEVICE_PREFIXES):
         text = ids.canonical(fmt.encode("utf-8", "surrogateescape"))
@@ -1087,6 +1346,7 @@ class DbMatcher(Matcher):
         self.db = db
         self._ids: dict[str, list[Format]] = {}
         self._rust = has_rust_column(db)
+        self.places = site_places(db)
 
     def bucket(self, word: bytes) -> Optional[Bucket]:
         b = self.known.get(word, _UNSEEN)
@@ -1104,9 +1364,30 @@ class DbMatcher(Matcher):
         return fmts
 
 
+def site_places(db: "database.Database"
+                ) -> Callable[[str], list[tuple[str, str]]]:
+    """A function giving the (file, module) of the call sites of an ID in
+    @db (Matcher.places), remembered."""
+    known: dict[str, list[tuple[str, str]]] = {}
+
+    def places(msgid: str) -> list[tuple[str, str]]:
+        out = known.get(msgid)
+        if out is None:
+            if len(known) >= MAX_KNOWN:
+                known.clear()
+            out = known[msgid] = [(str(f), str(m)) for f, m in db.query(
+                "SELECT DISTINCT %s, %s FROM sites WHERE id = ?" % (
+                    database.text_col("file"), database.text_col("module")),
+                (msgid,))]
+        return out
+    return places
+
+
 def load(db: "database.Database") -> Matcher:
     """The matcher of an open database.Database: its stored word index,
     or (a database built without one) one built in memory."""
     if has_index(db):
         return DbMatcher(db)
-    return Matcher(formats(db))
+    m = Matcher(formats(db))
+    m.places = site_places(db)
+    return m

@@ -130,6 +130,13 @@ _BRACKET_RE = re.compile(
     rb'"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?|[][(){},]', re.DOTALL)
 #: Arguments longer than this are not a format (and slicing stays cheap).
 MAX_ARGS = 1 << 16
+#: The most match texts a call site gets from its function's callers.
+MAX_TEXTS = 16
+#: A conversion of a format as the arguments feed it ("%%" takes none,
+#: each "*" one more).
+_ARG_CONV_RE = re.compile(
+    rb"%(?:%|[-+ #0]*(?:\*|\d+)?(?:\.(?:\*|\d+))?"
+    rb"(?:hh|h|ll|l|L|z|Z|t|j|q)?(?:p[A-Za-z0-9]*|[a-zA-Z]))")
 _DEFINE_RE = re.compile(
     rb"^[ \t]*#[ \t]*define[ \t]+(\w+)(\([ \t]*\w+[ \t]*\))?[ \t]+"
     rb"((?:[^\n\\]|\\\n|\\.)*)", re.MULTILINE)
@@ -744,7 +751,9 @@ class _FileScanner:
             sites.append(CallSite.from_format(
                 fmt, file=relpath, line=line, function=func, module="",
                 origin="source-approx", level=level,
-                subsys=_subsys(m.group("name"))))
+                subsys=_subsys(m.group("name")),
+                text=self._match_text(text, m, fmt, func,
+                                      funcs[i][0] if i >= 0 else -1)))
         if wrapped:
             sites += wrapped
             sites.sort(key=lambda s: s.line)
@@ -1011,6 +1020,114 @@ class _FileScanner:
             return None
         begins = [paren + 1] + [e + 1 for e in ends[:-1]]
         return [text[b:e] for b, e in zip(begins, ends)]
+
+    def _match_text(self, text: bytes, m: "re.Match[bytes]", fmt: bytes,
+                    func: str, start: int = -1) -> Optional[bytes]:
+        """The text the call @m prints with the format @fmt (pr_fmt()
+        applied) where its arguments are known: each plain "%s" whose
+        argument is a string literal, a string macro or __func__ becomes
+        that text ("%s%s\\n", KERNEL_CMDLINE_PREFIX, s: "Kernel command
+        line: %s\\n"); one that is a parameter of the static function
+        defined at @start, which the file calls with a literal there
+        every time, each of those texts (hub.c's show_string(udev,
+        "Product", ...): "%s: %s\\n" as "Product: %s\\n" ...), NUL
+        between them. None if nothing is known, or the arguments do not
+        line up with the conversions (a pr_fmt() with arguments of its
+        own, a macro that stands for several)."""
+        name = m.group("name")
+        if m.group("wl"):
+            at = _WRAPPERS[name][0]
+        elif name in (b"dev_printk", b"netdev_printk", b"pci_printk"):
+            at = 2
+        elif name.startswith((b"pr_", b"printk")):
+            at = 0
+        else:
+            at = 1
+        info = self._args.get(m.end() - 1)
+        if info is None or info[0] < 0:
+            return None
+        close, commas = info
+        ends = commas + [close]
+        if len(ends) <= at + 1:
+            return None  # no argument after the format
+        raw = eval_strings(text[(ends[at - 1] if at else m.end() - 1) + 1:
+                                ends[at]], self.macros)
+        if raw is None or len(_ARG_CONV_RE.findall(raw)) != \
+                len(_ARG_CONV_RE.findall(fmt)):
+            return None  # pr_fmt() added conversions: args do not line up
+        args = [text[b + 1:e] for b, e in zip(ends[at:-1], ends[at + 1:])]
+        out: list[bytes] = []
+        pos, k, changed = 0, 0, False
+        several: Optional[tuple[int, list[bytes]]] = None
+        for c in _ARG_CONV_RE.finditer(fmt):
+            if c.group() == b"%%":
+                continue
+            take = 1 + c.group().count(b"*")
+            if k + take > len(args):
+                return None
+            value: Optional[bytes] = None
+            if c.group() == b"%s":
+                arg = args[k].strip()
+                if arg in (b"__func__", b"__FUNCTION__"):
+                    value = func.encode() if func != "?" else None
+                else:
+                    value = eval_strings(arg, self.macros)
+                if value is None and several is None and start >= 0 and \
+                        _IDENT_RE.fullmatch(arg):
+                    values = self._param_values(text, start, arg)
+                    if values:
+                        out.append(fmt[pos:c.start()])
+                        several = (len(out), values)
+                        out.append(b"")
+                        pos = c.end()
+                        changed = True
+            if value is not None and b"\n" not in value:
+                out += [fmt[pos:c.start()], value.replace(b"%", b"%%")]
+                pos = c.end()
+                changed = True
+            k += take
+        if k != len(args) or not changed:
+            return None
+        out.append(fmt[pos:])
+        if several is None:
+            return b"".join(out)
+        texts = []
+        for v in several[1]:
+            out[several[0]] = v.replace(b"%", b"%%")
+            texts.append(b"".join(out))
+        return b"\0".join(texts)
+
+    def _param_values(self, text: bytes, start: int, param: bytes
+                      ) -> Optional[list[bytes]]:
+        """The string literals (or string macros) that every call in
+        @text of the static function defined at @start passes as its
+        parameter @param; None if one passes something else, the
+        function is not static or is used otherwise than called."""
+        f = _function_parts(text, start)
+        if f is None or not f.static or param not in f.params:
+            return None
+        k = f.params.index(param)
+        values: list[bytes] = []
+        for c in re.finditer(rb"\b%s\b" % re.escape(f.name), text):
+            after = text[c.end():c.end() + 64].lstrip()
+            if c.end() <= f.paren and not text[c.end():f.paren].strip():
+                continue  # the definition
+            if not after.startswith(b"("):
+                return None  # its address taken: calls not seen
+            before = text[max(0, c.start() - 64):c.start()].rstrip()
+            if (before[-1:].isalnum() or before[-1:] in (b"*", b"_")) \
+                    and not before.endswith(b"return"):
+                continue  # a declaration ("static void f(char *id);")
+            paren = text.index(b"(", c.end())
+            args = split_args(text, paren + 1, k + 1)
+            if args is None or len(args) <= k:
+                return None  # (a call with fewer arguments: a macro's)
+            value = eval_strings(args[k], self.macros)
+            if value is None or b"\n" in value:
+                return None
+            if value not in values:
+                values.append(value)
+        return values if 0 < len(values) <= MAX_TEXTS else None
 
     def _call_format(self, text: bytes, m: "re.Match[bytes]",
                      pos: Optional[int] = None

@@ -195,16 +195,24 @@ class CallSite(NamedTuple):
     #: "%s %s: "), "" for none, None if not known. Not stored in the
     #: sites table: only the text matcher's index keeps it.
     subsys: Optional[str] = None
+    #: The text the site prints where the scan knows its arguments (a
+    #: literal or __func__ for a "%s": match.site_format()), several
+    #: with NUL between them, None if that is its format. Not stored in
+    #: the sites table: the text matcher's index (and its table
+    #: site_texts) keeps it.
+    text: Optional[str] = None
 
     @classmethod
     def from_format(cls, fmt: bytes, *, file: str, line: int, function: str,
                     module: str, origin: str, level: Optional[str] = None,
                     known_id: Optional[str] = None,
-                    subsys: Optional[str] = None) -> "CallSite":
+                    subsys: Optional[str] = None,
+                    text: Optional[bytes] = None) -> "CallSite":
         """Build a call site from the caller's format @fmt.
 
         @known_id is an ID reported by the kernel itself; when None the ID
-        is computed from @fmt.
+        is computed from @fmt. @text: what the site prints, where known
+        (CallSite.text).
         """
         canon = canonical(fmt)
         if known_id and "%08x" % zlib.crc32(canon) != known_id:
@@ -223,4 +231,4 @@ class CallSite(NamedTuple):
                    line=line, function=function,
                    level=level if level is not None else level_of(fmt),
                    module=module, msg_class=classify(canon), origin=origin,
-                   subsys=subsys)
+                   subsys=subsys, text=None if text is None else decode(text))

@@ -112,6 +112,8 @@ class FileFigures:
     user: int = 0
     inconsistent: list[tuple[str, str]] = field(default_factory=list)
     missed: Counter = field(default_factory=Counter)
+    #: why the ambiguous lines could not be decided (annotate's "why")
+    why: Counter = field(default_factory=Counter)
     warnings: str = ""
 
     @property
@@ -178,6 +180,7 @@ def file_figures(db: database.Database, db_path: str, log: str,
         msgid = obj.get("id")
         if obj.get("id_from") == "ambiguous":
             fig.ambiguous += 1
+            fig.why[obj.get("why", "")] += 1
         if not msgid:
             fig.missed[shape(text)] += 1
             continue

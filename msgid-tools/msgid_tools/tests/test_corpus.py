@@ -7,9 +7,9 @@ $MSGID_CORPUS_DB).
 Printed per file: lines, kernel-origin lines, identified lines and share,
 inconsistent lines and share (tests/corpus.py says how each is counted),
 then the kinds of kernel-origin lines most often left unidentified.
-Asserted over the corpus: at least 85% of the kernel-origin lines
-identified; per file and over the corpus: at most 0.5% of the identified
-ones inconsistent.
+Asserted over the corpus: at least 90% of the kernel-origin lines
+identified (issue 48), none of the identified ones inconsistent (a
+wrong answer), and per file at most 0.5% inconsistent.
 
 Without the database (a build artifact of make db-releases, not in the
 repository) those figures are skipped, saying so; the same figures
@@ -29,14 +29,16 @@ from msgid_tools import database
 from msgid_tools.tests import clirun, corpus, test_kernel
 from msgid_tools.tests.corpus import literal_fits, literal_pieces
 
-#: What issue 38 asks of the corpus.
-MIN_IDENTIFIED = 85.0
+#: What issue 48 asks of the corpus against the database of several
+#: releases (issue 38 asked 85%).
+MIN_IDENTIFIED = 90.0
 MAX_INCONSISTENT = 0.5
 #: The share identified against --source of out/linux alone (one
-#: release): what issue 38 asks, below what was measured
-#: (CorpusSourceTest): 86.6% (2,540 of 2,933) on 2026-12-07 once the
-#: scanner read the headers of local headers (84.5% before).
-SOURCE_FLOOR = 85.0
+#: release): what issue 48 asks (CorpusSourceTest). Measured on
+#: 2026-12-07: 87.5% (2,806 of 3,208 with the 20 logs; the 15 of issue
+#: 38: 2,606 of 2,933, 88.9%), 0 inconsistent; before issue 48 85.2%
+#: (2,733; the 15: 2,540, 86.6%).
+SOURCE_FLOOR = 87.0
 #: Misses listed after the table.
 TOP_MISSES = 25
 
@@ -67,9 +69,15 @@ class CorpusFilesTest(unittest.TestCase):
 
     def test_corpus_figures_of_issue_38(self) -> None:
         """At least 15 machines, x86 and arm64, kernels 5.15 to 7.x,
-        several forms; no more than 2 MB."""
+        several forms; no more than 2 MB. Issue 48: a server, a VM on a
+        public cloud, a suspend and resume, an oops and a panic too."""
         rows = corpus.sources()
-        self.assertGreaterEqual(len(rows), 15)
+        self.assertGreaterEqual(len(rows), 20)
+        text = "\n".join("%s %s %s" % (r["file"], r["machine"],
+                                        r["format"]) for r in rows)
+        for kind in ("server", "Compute Engine", "suspend", "oops",
+                     "panic"):
+            self.assertIn(kind, text.lower() if kind.islower() else text)
         arches = Counter(r["file"].split("-", 1)[0] for r in rows)
         self.assertGreater(arches["x86"], 0)
         self.assertGreater(arches["arm64"], 0)
@@ -168,6 +176,7 @@ def corpus_figures(path: str) -> tuple[list, "corpus.FileFigures", str]:
         total.user += f.user
         total.inconsistent += f.inconsistent
         total.missed.update(f.missed)
+        total.why.update(f.why)
     out.append(total.row())
     out.append("(%d user-space lines not counted; %d kernel-origin "
                "lines ambiguous, not counted as identified)"
@@ -176,6 +185,8 @@ def corpus_figures(path: str) -> tuple[list, "corpus.FileFigures", str]:
                "kinds first (numbers as #):")
     out += ["  %5d  %s" % (n, k)
             for k, n in total.missed.most_common(TOP_MISSES)]
+    out.append("why the ambiguous lines stay so:")
+    out += ["  %5d  %s" % (n, k) for k, n in total.why.most_common()]
     for f in figures:
         out += ["  inconsistent in %s: (%s) %s" % (f.name, m, t)
                 for m, t in f.inconsistent]
@@ -211,7 +222,9 @@ class _Figures:
                     "%s: %s" % (f.name, f.inconsistent[:5]))
 
     def test_whole_corpus(self) -> None:
-        self.assertLessEqual(self.total.inconsistent_pct, MAX_INCONSISTENT)
+        # Never a wrong answer (issue 48): no identified line lacks the
+        # literal text of its identifier's formats.
+        self.assertEqual(self.total.inconsistent, [])
         self.assertGreaterEqual(self.total.identified_pct,
                                 self.min_identified)
 

@@ -74,8 +74,10 @@ TRUTH = {
     "Spectre V2: Mitigation: Full generic retpoline": "f3dfc05e",
     "pci 677c:00:00.0: [1af4:1043] type 00 class 0x010000": "7db3a42b",
 }
-#: Those that are identified now.
-IDENTIFIED = 12
+#: Those that are identified now: 12, and "with arguments:" since runs
+#: of blanks match as pasted logs carry them (issue 48: logd took the
+#: two spaces in front of it).
+IDENTIFIED = 13
 
 #: Lines of user space in each file: (their number, the tags).
 USER = {
