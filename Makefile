@@ -26,7 +26,7 @@ J = $(H)/jobs.sh run $@
 .PHONY: help deps base tree refresh kernel kernel-demo kernel-off kernel-base la57-boots kernel-smp kernel-rt check-rt kernel-arm64 kunit kunit-um \
 	rust-root kernel-rust check-rust \
 	kunit-i386 vectors pytest selftest check-debug check-smp demo series series-check series-check-small \
-	docs docs-html bench bench-icount bench-db object-cost check-crc-nmi fuzz pipeline pipeline-syslog-ng \
+	docs docs-html bench bench-icount profile bench-db object-cost check-crc-nmi fuzz pipeline pipeline-syslog-ng \
 	distro-check stability db-releases check check-jobs check-start clean \
 	tree-lts series-lts kernel-lts selftest-lts lts-check lts-am
 
@@ -62,6 +62,7 @@ help:
 	@echo "make docs        check the documentation (docutils); docs-html: Sphinx"
 	@echo "make bench       cost of identifiers in printk, on UML (about 20 min)"
 	@echo "make bench-icount  the same in instructions, x86_64 under QEMU -icount (about 15 min)"
+	@echo "make profile     where those instructions go, per function (KINDS=\"short dev\"; after bench-icount)"
 	@echo "make check-crc-nmi  NMI backtraces warn-free on -cpu max, and warn with the lib/crc fix reverted"
 	@echo "make object-cost lib/vsprintf.o's text and vprintk_store()'s stack: base, option off, on"
 	@echo "make bench-db    speed of msgid-tools/msgid-db lookup/annotate/build vs git grep"
@@ -200,6 +201,10 @@ bench: tree
 
 bench-icount: tree
 	ICOUNT=1 $(J) $(H)/bench.sh
+
+# KINDS="short dev" make profile: per function, after make bench-icount.
+profile:
+	$(J) $(H)/profile.sh $(KINDS)
 
 bench-db: kernel
 	$(J) $(H)/bench-db.sh

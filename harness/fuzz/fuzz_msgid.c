@@ -1938,7 +1938,7 @@ static void boot_record(bool percpu, int class, const char *fmt, ...)
 	text_len = vscnprintf_va(rec + PRINTK_MSGID_PREFIX_LEN, 128, fmt, ap);
 	va_end(ap);
 	if (len != text_len || m.fmt != fmt ||
-	    printk_msgid_prefix(rec, &m, 128, text_len, false) != PRINTK_MSGID_PREFIX_LEN ||
+	    printk_msgid_prefix(rec, &m, text_len + 1, text_len, false) != PRINTK_MSGID_PREFIX_LEN ||
 	    (int)m.class != class)
 		fail("boot: \"%s\": len %d of %d, class %d of %d", fmt, len, text_len,
 		     (int)m.class, class);

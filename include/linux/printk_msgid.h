@@ -40,9 +40,9 @@ enum printk_msgid_class {
  * @fmt: the caller's format: the format reached by following %pV
  * @id: CRC-32 of the canonical form of @fmt
  * @class: the first tag in @fmt, else in the text its %s printed
- * @scan: the class is to be found in the text
  * @pos: where the text of @fmt starts in the text printed
- * @len: the length of the text printed
+ * @entry: private: what printk_msgid_size() found of @fmt for
+ *	printk_msgid_prefix(), which sets @id and @class from it
  *
  * Empty without CONFIG_PRINTK_MSGID: vprintk_store() keeps no room for it.
  */
@@ -51,9 +51,8 @@ struct printk_msgid {
 	const char *fmt;
 	u32 id;
 	enum printk_msgid_class class;
-	bool scan;
 	unsigned int pos;
-	unsigned int len;
+	u64 entry;
 #endif
 };
 

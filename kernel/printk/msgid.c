@@ -23,7 +23,6 @@
 #include <linux/cpumask.h>
 #include <linux/crc32.h>
 #include <linux/debugfs.h>
-#include <linux/hex.h>
 #include <linux/init.h>
 #include <linux/kstrtox.h>
 #include <linux/module.h>
@@ -223,7 +222,8 @@ static void msgid_count(enum printk_msgid_class class)
  *   bits  0..31  identifier
  *   bits 32..34  first tag in the format (enum printk_msgid_class)
  *   bit  35      the format has a %pV or %pA: it may pass another on
- *   bit  36      the format has a %s
+ *   bit  36      the class is in the text the format prints: it has a %s,
+ *                no tag and no %pV or %pA (see msgid_printed_class())
  *   bit  37      the entry is valid
  *   bits 38..62  the offset of the format in its region but for its
  *                MSGID_CACHE_BITS low bits, which the slot stands for
@@ -234,11 +234,13 @@ static void msgid_count(enum printk_msgid_class class)
 #define MSGID_CACHE_BITS	10
 #define MSGID_CLASS_SHIFT	32
 #define MSGID_FMT_FOLLOW	BIT_ULL(35)
-#define MSGID_FMT_STR		BIT_ULL(36)
+#define MSGID_FMT_SCAN		BIT_ULL(36)
 #define MSGID_CACHE_VALID_SHIFT	37
 #define MSGID_CACHE_VALID	BIT_ULL(MSGID_CACHE_VALID_SHIFT)
 #define MSGID_CACHE_OFF_SHIFT	38
 #define MSGID_CACHE_MODULE	BIT_ULL(63)
+/* The key of a string that is not kept: it lacks the valid bit every entry has. */
+#define MSGID_CACHE_NOKEY	MSGID_CACHE_MODULE
 #define MSGID_CACHE_SLOTS	BIT(MSGID_CACHE_BITS)
 
 static enum printk_msgid_class msgid_entry_class(u64 e)
@@ -308,53 +310,69 @@ static inline void msgid_cache_init(void) { }
 #endif
 
 /*
- * The key of @s, 0 if @s is not kept. An address in the module area gets
- * one whatever it holds; msgid_cache_put() puts an entry under it only
- * for a format in a module's .rodata, so the others always miss.
+ * The key of the format at @off in a region (MSGID_CACHE_MODULE or 0), or
+ * MSGID_CACHE_NOKEY if @off is beyond the key's reach.
  */
-static u64 msgid_cache_key(const char *s)
+static __always_inline u64 msgid_key(unsigned long off, u64 region)
 {
-	unsigned long addr = (unsigned long)s, off;
-	u64 region = 0;
-
-	if (is_kernel_rodata(addr)) {
-		if (is_kernel_ro_after_init(addr))
-			return 0;
-		off = addr - (unsigned long)__start_rodata;
-	} else {
-		if (!MSGID_MODULES_BASE)
-			return 0;
-		off = addr - MSGID_MODULES_BASE;
-		region = MSGID_CACHE_MODULE;
-	}
 	if (off >= BIT_ULL(63 - MSGID_CACHE_OFF_SHIFT + MSGID_CACHE_BITS))
-		return 0;
+		return MSGID_CACHE_NOKEY;
 	return region | MSGID_CACHE_VALID |
 	       (u64)(off >> MSGID_CACHE_BITS) << MSGID_CACHE_OFF_SHIFT |
 	       ((off ^ (off >> MSGID_CACHE_BITS)) & (MSGID_CACHE_SLOTS - 1));
 }
 
-/* The entry of @key, or 0. */
-static u64 msgid_cache_get(u64 key)
+/*
+ * The key of @s: its offset in vmlinux .rodata, else in the module area,
+ * whatever it holds there (msgid_cache_put() puts entries only for
+ * formats in a module's .rodata, and never for __ro_after_init data);
+ * MSGID_CACHE_NOKEY if it has none.
+ */
+static __always_inline u64 msgid_cache_key(const char *s)
 {
-	u64 e;
+	unsigned long addr = (unsigned long)s;
 
-	if (!key)
-		return 0;
-	e = READ_ONCE(msgid_cache[key & (MSGID_CACHE_SLOTS - 1)]);
+	if (likely(is_kernel_rodata(addr)))
+		return msgid_key(addr - (unsigned long)__start_rodata, 0);
+	if (!MSGID_MODULES_BASE)
+		return MSGID_CACHE_NOKEY;
+	return msgid_key(addr - MSGID_MODULES_BASE, MSGID_CACHE_MODULE);
+}
+
+/* The entry of @key, or 0. */
+static __always_inline u64 msgid_cache_get(u64 key)
+{
+	u64 e = READ_ONCE(msgid_cache[key & (MSGID_CACHE_SLOTS - 1)]);
+
 	return (e ^ key) >> MSGID_CACHE_VALID_SHIFT ? 0 : e;
+}
+
+/*
+ * Whether @key has an entry whose format passes no other on; *@e gets what
+ * the slot of @key holds, its entry or not.
+ */
+static __always_inline bool msgid_cache_get_plain(u64 key, u64 *e)
+{
+	*e = READ_ONCE(msgid_cache[key & (MSGID_CACHE_SLOTS - 1)]);
+	return !((*e ^ key) >> MSGID_CACHE_VALID_SHIFT | (*e & MSGID_FMT_FOLLOW));
 }
 
 static void msgid_cache_put(const char *s, u64 key, u64 val)
 {
+	unsigned long addr = (unsigned long)s;
+
 	BUILD_BUG_ON(PRINTK_MSGID_NR_CLASSES > 8);
-	if (key && (!(key & MSGID_CACHE_MODULE) || msgid_module_rodata((unsigned long)s)))
-		WRITE_ONCE(msgid_cache[key & (MSGID_CACHE_SLOTS - 1)],
-			   (key & ~(u64)(MSGID_CACHE_SLOTS - 1)) | val);
+	if (!(key & MSGID_CACHE_VALID))
+		return;
+	if (key & MSGID_CACHE_MODULE ? !msgid_module_rodata(addr) : is_kernel_ro_after_init(addr))
+		return;
+	WRITE_ONCE(msgid_cache[key & (MSGID_CACHE_SLOTS - 1)],
+		   (key & ~(u64)(MSGID_CACHE_SLOTS - 1)) | val);
 }
 #else
-static inline u64 msgid_cache_key(const char *s) { return 0; }
+static inline u64 msgid_cache_key(const char *s) { return MSGID_CACHE_NOKEY; }
 static inline u64 msgid_cache_get(u64 key) { return 0; }
+static inline bool msgid_cache_get_plain(u64 key, u64 *e) { *e = 0; return false; }
 static inline void msgid_cache_put(const char *s, u64 key, u64 val) { }
 static inline void msgid_cache_drop_modules(void) { }
 static inline void msgid_cache_init(void) { }
@@ -379,7 +397,7 @@ static u64 msgid_conversions(const char *s, size_t len)
 		if (s == end)
 			break;
 		if (*s == 's')
-			conv |= MSGID_FMT_STR;
+			conv |= MSGID_FMT_SCAN;
 		else if (*s == 'p' && s + 1 < end && (s[1] == 'V' || s[1] == 'A'))
 			conv |= MSGID_FMT_FOLLOW;
 		s++;
@@ -390,21 +408,25 @@ static u64 msgid_conversions(const char *s, size_t len)
 /* A format not in the cache: hash it, and keep it if it is in .rodata. */
 static noinline u64 msgid_hash_format(const char *fmt, u64 key)
 {
+	enum printk_msgid_class class;
 	const char *s;
 	size_t len;
-	u64 e;
+	u64 conv, e;
 
 	/* printk_msgid_hash(), without finding the canonical form twice. */
 	s = printk_msgid_canonical(fmt, &len);
-	e = (u64)msgid_tag_in(s, len) << MSGID_CLASS_SHIFT |
-	    msgid_conversions(s, len) | msgid_crc(s, len);
+	class = msgid_tag_in(s, len);
+	conv = msgid_conversions(s, len);
+	if (class || (conv & MSGID_FMT_FOLLOW))
+		conv &= ~MSGID_FMT_SCAN;
+	e = (u64)class << MSGID_CLASS_SHIFT | conv | msgid_crc(s, len);
 	msgid_cache_put(fmt, key, e);
 	msgid_count_hashed();
 	return e;
 }
 
 /* Identifier, tag and conversions of a format (the bits 0..36 of an entry). */
-static __always_inline u64 msgid_format(const char *fmt)
+static u64 msgid_format(const char *fmt)
 {
 	u64 key = msgid_cache_key(fmt);
 	u64 e = msgid_cache_get(key);
@@ -414,17 +436,35 @@ static __always_inline u64 msgid_format(const char *fmt)
 
 /* ---- Identifying a record ----------------------------------------------- */
 
-/* vsnprintf_trace(), in a frame of its own: the trace stays in it. */
+/*
+ * printk_msgid_size() for a format the cache does not know, or one that
+ * may pass another on: vsnprintf_trace() finds the caller's format. The
+ * trace stays in this frame.
+ */
 static noinline __printf(3, 0)
-int msgid_size_traced(char *buf, size_t size, const char *fmt, va_list args,
-		      struct printk_msgid *msgid)
+int msgid_size_slow(char *buf, size_t size, const char *fmt, va_list args,
+		    struct printk_msgid *msgid, u64 key, u64 e)
 {
 	struct printf_trace trace __uninitialized;
 	int len;
 
-	len = vsnprintf_trace(buf, size, fmt, args, &trace);
-	msgid->fmt = trace.fmt;
-	msgid->pos = trace.pos;
+	/* @e is what the slot of @key held: the entry of @fmt, or a miss. */
+	if ((e ^ key) >> MSGID_CACHE_VALID_SHIFT)
+		e = msgid_hash_format(fmt, key);
+
+	msgid->fmt = fmt;
+	msgid->pos = 0;
+	if (!(e & MSGID_FMT_FOLLOW)) {
+		len = vsnprintf(buf, size, fmt, args);
+	} else {
+		len = vsnprintf_trace(buf, size, fmt, args, &trace);
+		if (trace.fmt != fmt) {
+			msgid->fmt = trace.fmt;
+			msgid->pos = trace.pos;
+			e = msgid_format(trace.fmt);
+		}
+	}
+	msgid->entry = e;
 	return len;
 }
 
@@ -434,54 +474,64 @@ int msgid_size_traced(char *buf, size_t size, const char *fmt, va_list args,
  * @size: the size of @buf
  * @fmt: the format passed to printk()
  * @args: its arguments, consumed as by vsnprintf()
- * @msgid: filled with the caller's format and its identifier, and what
- *	printk_msgid_prefix() needs to find the class
+ * @msgid: gets the caller's format, where its text starts, and what
+ *	printk_msgid_prefix() needs to know of it
  *
  * vprintk_store() sizes every record with vsnprintf(); for a record that
- * carries an identifier it calls this instead. A format known to pass no
- * other on is sized with vsnprintf() itself; any other with
- * vsnprintf_trace(), to find the caller's format. Safe in any context,
- * NMI included: no lock, no allocation. The caller is an RCU reader
- * (vprintk_store() has interrupts off), for the cache's module entries.
+ * carries an identifier it calls this instead. A format the cache knows
+ * to pass no other on is sized with vsnprintf() itself, and that is all
+ * this costs it; any other with vsnprintf_trace(), to find the caller's
+ * format. Safe in any context, NMI included: no lock, no allocation. The
+ * caller is an RCU reader (vprintk_store() has interrupts off), for the
+ * cache's module entries.
  *
  * Return: as vsnprintf().
  */
-noinline int printk_msgid_size(char *buf, size_t size, const char *fmt,
-			       va_list args, struct printk_msgid *msgid)
+int printk_msgid_size(char *buf, size_t size, const char *fmt, va_list args,
+		      struct printk_msgid *msgid)
 {
-	u64 e = msgid_format(fmt);
-	int len;
+	u64 key = msgid_cache_key(fmt);
+	u64 e;
 
-	if (likely(!(e & MSGID_FMT_FOLLOW))) {
-		len = vsnprintf(buf, size, fmt, args);
-		msgid->fmt = fmt;
-		msgid->pos = 0;
-	} else {
-		len = msgid_size_traced(buf, size, fmt, args, msgid);
-		if (msgid->fmt != fmt)
-			e = msgid_format(msgid->fmt);
-	}
-	msgid->id = (u32)e;
-	msgid->class = msgid_entry_class(e);
-	/*
-	 * The class is the first tag in the caller's format, else the first
-	 * one in the text its %s printed: GHES and CPER pass HW_ERR through
-	 * "%s". A format that passes the message on through %pV has no
-	 * message text in its %s (device and driver names): it is not looked
-	 * at.
-	 */
-	msgid->scan = !msgid->class && (e & (MSGID_FMT_STR | MSGID_FMT_FOLLOW)) == MSGID_FMT_STR;
-	msgid->len = len;
-	return len;
+	if (unlikely(!msgid_cache_get_plain(key, &e)))
+		return msgid_size_slow(buf, size, fmt, args, msgid, key, e);
+	msgid->fmt = fmt;
+	msgid->pos = 0;
+	msgid->entry = e;
+	return vsnprintf(buf, size, fmt, args);
 }
 
-/* The class of @msgid, once its text is known. */
-static enum printk_msgid_class msgid_text_class(const struct printk_msgid *msgid,
-						const char *text, size_t len)
+/*
+ * The class of the caller's format that has none of its own and a %s:
+ * the first tag in its text, from @pos (counted as vsnprintf() counts)
+ * on, in the @printed characters of which printk kept @text_len at @text
+ * once it stripped the level off the start and @newline (0 or 1) off the
+ * end. GHES and CPER pass HW_ERR through "%s". A format that passes the
+ * message on (%pV) has no message text in its %s (device and driver
+ * names): its class is looked for in the format it passes on.
+ */
+static noinline enum printk_msgid_class
+msgid_printed_class(const char *text, unsigned int pos, size_t printed,
+		    size_t text_len, bool newline)
 {
-	if (!msgid->scan || msgid->pos >= len)
-		return msgid->class;
-	return msgid_tag_in(text + msgid->pos, len - msgid->pos);
+	size_t lead = printed - newline - text_len;
+
+	pos = pos > lead ? pos - lead : 0;
+	if (pos >= text_len)
+		return PRINTK_MSGID_NONE;
+	return msgid_tag_in(text + pos, text_len - pos);
+}
+
+/* The identifier and class of @msgid, once its text is known. */
+static __always_inline void msgid_classify(struct printk_msgid *msgid, const char *text,
+					   size_t printed, size_t text_len, bool newline)
+{
+	u64 e = msgid->entry;
+
+	msgid->id = (u32)e;
+	msgid->class = msgid_entry_class(e);
+	if (e & MSGID_FMT_SCAN)
+		msgid->class = msgid_printed_class(text, msgid->pos, printed, text_len, newline);
 }
 
 /**
@@ -503,9 +553,32 @@ void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 	scoped_guard(preempt)
 		len = printk_msgid_size(text, sizeof(text), fmt, ap, msgid);
 	va_end(ap);
-	msgid->class = msgid_text_class(msgid, text, min_t(int, len, sizeof(text) - 1));
+	len = min_t(int, len, sizeof(text) - 1);
+	msgid_classify(msgid, text, len, len, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_get);
+
+/*
+ * The "(%08x): " prefix of @id at @buf, without a NUL: each nibble of @id
+ * spread to a byte, the most significant highest, turned into its digit
+ * as hex_asc has it, and stored big-endian, the highest digit first.
+ */
+static __always_inline void msgid_render(char *buf, u32 id)
+{
+	u64 x = id;
+
+	x = (x | x << 16) & 0x0000ffff0000ffffULL;
+	x = (x | x << 8) & 0x00ff00ff00ff00ffULL;
+	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;
+	/* A nibble of 10 or more gets 'a' - '0' - 10 more. */
+	x += 0x3030303030303030ULL +
+	     ('a' - '0' - 10) * ((x + 0x0606060606060606ULL) >> 4 & 0x0101010101010101ULL);
+	buf[0] = '(';
+	put_unaligned_be64(x, buf + 1);
+	buf[9] = ')';
+	buf[10] = ':';
+	buf[11] = ' ';
+}
 
 /**
  * printk_msgid_render - write the "(%08x): " prefix of an identifier
@@ -516,29 +589,42 @@ EXPORT_SYMBOL_IF_KUNIT(printk_msgid_get);
  */
 char *printk_msgid_render(char *buf, u32 id)
 {
-	*buf++ = '(';
-	buf = hex_byte_pack(buf, id >> 24);
-	buf = hex_byte_pack(buf, id >> 16);
-	buf = hex_byte_pack(buf, id >> 8);
-	buf = hex_byte_pack(buf, id);
-	*buf++ = ')';
-	*buf++ = ':';
-	*buf++ = ' ';
-	return buf;
+	msgid_render(buf, id);
+	return buf + PRINTK_MSGID_PREFIX_LEN;
 }
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_render);
 
 /* The last identifier of each tagged class: rare, so one shared word. */
 static u32 msgid_last[PRINTK_MSGID_NR_CLASSES];
 
+/* Count a record of @msgid in its class. */
+static __always_inline void msgid_account(const struct printk_msgid *msgid)
+{
+	msgid_count(msgid->class);
+	if (msgid->class)
+		WRITE_ONCE(msgid_last[msgid->class], msgid->id);
+}
+
+/* printk_msgid_prefix() for a record whose class is to be found in its text. */
+static noinline u16 msgid_prefix_scan(char *buf, struct printk_msgid *msgid, size_t size,
+				      size_t text_len, bool newline)
+{
+	msgid_classify(msgid, buf + PRINTK_MSGID_PREFIX_LEN, size ? size - 1 : 0, text_len,
+		       newline);
+	msgid_account(msgid);
+	return PRINTK_MSGID_PREFIX_LEN;
+}
+
 /**
  * printk_msgid_prefix - classify a new record, count it, write its prefix
  * @buf: the record's text: PRINTK_MSGID_PREFIX_LEN bytes for the prefix,
- *	then the text vscnprintf() printed
- * @msgid: what printk_msgid_size() found when it sized the record
- * @size: the size vscnprintf() was given
- * @text_len: the length of the text once printk stripped the log level
- *	off its start and @newline (0 or 1) off its end
+ *	then the @text_len characters printk kept
+ * @msgid: what printk_msgid_size() found when it sized the record; gets
+ *	the identifier and the class
+ * @size: the size vscnprintf() was given: vprintk_store() sizes the
+ *	record to the text, so it printed @size - 1 characters
+ * @text_len: how many of them printk kept, once it stripped the log level
+ *	off their start and @newline (0 or 1) off their end
  * @newline: whether a trailing newline was stripped
  *
  * Safe in any context, NMI included: no lock, no allocation.
@@ -548,20 +634,14 @@ static u32 msgid_last[PRINTK_MSGID_NR_CLASSES];
 u16 printk_msgid_prefix(char *buf, struct printk_msgid *msgid, size_t size,
 			size_t text_len, bool newline)
 {
-	unsigned int printed, lead;
+	u64 e = msgid->entry;
 
-	if (msgid->scan) {
-		/* Where the caller's text starts, once the level is stripped. */
-		printed = min_t(size_t, msgid->len, size - 1);
-		lead = printed - newline - text_len;
-		msgid->pos = msgid->pos > lead ? msgid->pos - lead : 0;
-		msgid->class = msgid_text_class(msgid, buf + PRINTK_MSGID_PREFIX_LEN,
-						text_len);
-	}
-	msgid_count(msgid->class);
-	if (msgid->class)
-		WRITE_ONCE(msgid_last[msgid->class], msgid->id);
-	printk_msgid_render(buf, msgid->id);
+	msgid_render(buf, (u32)e);
+	if (unlikely(e & MSGID_FMT_SCAN))
+		return msgid_prefix_scan(buf, msgid, size, text_len, newline);
+	msgid->id = (u32)e;
+	msgid->class = msgid_entry_class(e);
+	msgid_account(msgid);
 	return PRINTK_MSGID_PREFIX_LEN;
 }
 

@@ -194,9 +194,30 @@ u64 msgid_bench_store_vmlinux(int kind, unsigned int n)
 }
 EXPORT_SYMBOL_GPL(msgid_bench_store_vmlinux);
 
+/*
+ * The window of a profile (harness/profile.sh): its QEMU plugin counts the
+ * instructions executed from the entry into the first to the entry into
+ * the second, found by their addresses in System.map.
+ */
+noinline void msgid_bench_profile_begin(void);
+noinline void msgid_bench_profile_begin(void)
+{
+	barrier();
+}
+EXPORT_SYMBOL_GPL(msgid_bench_profile_begin);
+
+noinline void msgid_bench_profile_end(void);
+noinline void msgid_bench_profile_end(void)
+{
+	barrier();
+}
+EXPORT_SYMBOL_GPL(msgid_bench_profile_end);
+
 #else /* !MSGID_BENCH_VMLINUX: the module */
 
 u64 msgid_bench_store_vmlinux(int kind, unsigned int n);
+void msgid_bench_profile_begin(void);
+void msgid_bench_profile_end(void);
 
 MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 
@@ -217,6 +238,19 @@ MODULE_PARM_DESC(reps, "repetitions; the median is reported");
 static bool only_off;
 module_param(only_off, bool, 0444);
 MODULE_PARM_DESC(only_off, "measure with the switch off only, never turning it on");
+
+/*
+ * A profile (harness/profile.sh) instead of the measurement: @count
+ * messages of one kind (its name, "@mod" for the module's call site) in
+ * one mode, between the profile's markers, after a warm-up of @count / 4.
+ */
+static char *profile;
+module_param(profile, charp, 0444);
+MODULE_PARM_DESC(profile, "kind to profile (e.g. short, short@mod); none by default");
+
+static int profile_mode;
+module_param(profile_mode, int, 0444);
+MODULE_PARM_DESC(profile_mode, "switch of the profiled messages: 0 off, 1 on");
 
 /* The result lines: nothing to wake anyone for. */
 #define bench_report(fmt, ...) \
@@ -435,6 +469,39 @@ static void bench_consoles_resume(void)
 
 #define BENCH_NR_CELLS	(BENCH_NR_KINDS * BENCH_NR_PLACES)
 
+/* The cell named by @name ("short", "short@mod"), or -1. */
+static int bench_cell(const char *name)
+{
+	int c;
+
+	for (c = 0; c < BENCH_NR_CELLS; c++) {
+		const char *kind = bench_kind_names[c / BENCH_NR_PLACES];
+		size_t len = strlen(kind);
+
+		if (!strncmp(name, kind, len) &&
+		    !strcmp(name + len, bench_place_suffix[c % BENCH_NR_PLACES]))
+			return c;
+	}
+	return -1;
+}
+
+static void msgid_bench_profile(struct kunit *test, const char *name)
+{
+	int c = bench_cell(name);
+
+	KUNIT_ASSERT_GE_MSG(test, c, 0, "no kind %s", name);
+	KUNIT_ASSERT_LT(test, profile_mode, BENCH_NR_MODES);
+	bench_consoles_suspend();
+	bench_set_mode(profile_mode);
+	bench_store_at(c % BENCH_NR_PLACES, c / BENCH_NR_PLACES, count / 4);
+	msgid_bench_profile_begin();
+	bench_store_at(c % BENCH_NR_PLACES, c / BENCH_NR_PLACES, count);
+	msgid_bench_profile_end();
+	bench_set_mode(0);
+	bench_consoles_resume();
+	bench_report("profiled kind=%s mode=%d n=%u", name, profile_mode, count);
+}
+
 static void msgid_bench_printk(struct kunit *test)
 {
 	/* per kind, place and mode: the time of each repetition */
@@ -448,6 +515,10 @@ static void msgid_bench_printk(struct kunit *test)
 	unsigned int r, n = count;
 	int k, c, i, mode, place;
 
+	if (profile && *profile) {
+		msgid_bench_profile(test, profile);
+		return;
+	}
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_ASSERT_NOT_NULL(test, ratio);
 	KUNIT_ASSERT_GT(test, n, 0);
