@@ -372,7 +372,7 @@ static void msgid_cache_put(const char *s, u64 key, u64 val)
 #else
 static inline u64 msgid_cache_key(const char *s) { return MSGID_CACHE_NOKEY; }
 static inline u64 msgid_cache_get(u64 key) { return 0; }
-static inline bool msgid_cache_get_plain(u64 key, u64 *e) { *e = 0; return false; }
+static inline bool msgid_cache_get_plain(u64 key, u64 *e) { return false; }
 static inline void msgid_cache_put(const char *s, u64 key, u64 val) { }
 static inline void msgid_cache_drop_modules(void) { }
 static inline void msgid_cache_init(void) { }
@@ -491,7 +491,7 @@ int printk_msgid_size(char *buf, size_t size, const char *fmt, va_list args,
 		      struct printk_msgid *msgid)
 {
 	u64 key = msgid_cache_key(fmt);
-	u64 e;
+	u64 e = 0;
 
 	if (unlikely(!msgid_cache_get_plain(key, &e)))
 		return msgid_size_slow(buf, size, fmt, args, msgid, key, e);
