@@ -104,14 +104,16 @@ for _n, _l in _LEVELS.items():
 _WRAPPERS[b"dev_err_probe"] = (2, b"", "3", "%s %s: error %pe: ")
 _WRAPPERS[b"dev_warn_probe"] = (2, b"", "4", "%s %s: error %pe: ")
 
-# name(  -> (kind, level): kind "pr" applies pr_fmt, "dev" skips one
-# argument and applies dev_fmt, "netdev" skips one argument, "printk" is
-# raw; a level of None means the first argument is the level (dev_printk);
-# a subsystem wrapper (_WRAPPERS) is as its row says.
+# name(  -> (kind, level): kind "pr" applies pr_fmt (net_<level>_ratelimited()
+# is pr_<level>() under a rate limit), "dev" skips one argument and applies
+# dev_fmt, "netdev" skips one argument, "printk" is raw; a level of None
+# means the first argument is the level (dev_printk); a subsystem wrapper
+# (_WRAPPERS) is as its row says.
 _CALL_RE = re.compile(
     rb"\b(?P<name>printk(?:_deferred)?(?:_once|_ratelimited)?"
     rb"|pr_(?P<pl>emerg|alert|crit|err|warn|warning|notice|info|cont|debug"
     rb"|devel)(?:_once|_ratelimited)?"
+    rb"|net_(?P<rl>emerg|alert|crit|err|warn|notice|info|dbg)_ratelimited"
     rb"|(?:dev|pci)_(?P<dl>emerg|alert|crit|err|warn|notice|info|dbg)"
     rb"(?:_once|_ratelimited)?|dev_printk"
     rb"|pci_(?P<cl>emerg|alert|crit|err|warn|notice|info|dbg)"
@@ -148,6 +150,8 @@ _FUNC_DEFINE_RE = re.compile(
 #: In a macro body: a literal (kept), "##" (dropped), an identifier.
 _BODY_TOKEN_RE = re.compile(rb'"(?:\\.|[^"\\\n])*"|##|\b[A-Za-z_]\w*\b')
 _PR_FMT_CALL_RE = re.compile(rb"\bpr_fmt\s*\(")
+#: An argument "cond ? A : B" with no literal or "?" in cond: A and B.
+_CHOICE_RE = re.compile(rb'\s*[^"?:]+\?\s*([^?:]+?)\s*:\s*([^?:]+?)\s*', re.DOTALL)
 #: Wrapper macros followed per file, and their body's length: enough for
 #: the kernel's (one call and its arguments), bounded on any input.
 MAX_WRAPPERS = 64
@@ -1072,9 +1076,13 @@ class _FileScanner:
                     value = func.encode() if func != "?" else None
                 else:
                     value = eval_strings(arg, self.macros)
-                if value is None and several is None and start >= 0 and \
-                        _IDENT_RE.fullmatch(arg):
+                values = None
+                if value is None and several is None:
+                    values = self._choice_values(arg)
+                if values is None and value is None and several is None and \
+                        start >= 0 and _IDENT_RE.fullmatch(arg):
                     values = self._param_values(text, start, arg)
+                if value is None and several is None:
                     if values:
                         out.append(fmt[pos:c.start()])
                         several = (len(out), values)
@@ -1096,6 +1104,20 @@ class _FileScanner:
             out[several[0]] = v.replace(b"%", b"%%")
             texts.append(b"".join(out))
         return b"\0".join(texts)
+
+    def _choice_values(self, arg: bytes) -> Optional[list[bytes]]:
+        """The two texts of an argument "cond ? "A" : "B"" whose
+        branches are string literals or string macros (x86's
+        dummy_numa_init(): "%s\\n", numa_off ? "NUMA turned off" : "No
+        NUMA configuration found"); None for any other argument."""
+        m = _CHOICE_RE.fullmatch(arg)
+        if m is None:
+            return None
+        a = eval_strings(m.group(1), self.macros)
+        b = eval_strings(m.group(2), self.macros)
+        if a is None or b is None or b"\n" in a + b:
+            return None
+        return [a, b]
 
     def _param_values(self, text: bytes, start: int, param: bytes
                       ) -> Optional[list[bytes]]:
@@ -1155,15 +1177,15 @@ class _FileScanner:
             # A level held in a variable (AER's pci_printk(level, ...))
             # is not known here: the default level stands in.
             return fmt, _level_name((level or b"") + fmt)
-        nargs = 1 if name.startswith((b"pr_", b"printk")) else 2
+        nargs = 1 if name.startswith((b"pr_", b"printk", b"net_")) else 2
         args = self._split(text, m.end() - 1, nargs)
         if not args:
             return None, None
         fmt = eval_strings(args[-1], self.macros)
         if fmt is None:
             return None, None
-        if m.group("pl"):
-            prefix = KERN_SOH + _LEVELS[m.group("pl")]
+        if m.group("pl") or m.group("rl"):
+            prefix = KERN_SOH + _LEVELS[m.group("pl") or m.group("rl")]
             if m.group("pl") != b"cont":
                 fmt = _apply(self._template(b"pr_fmt", at), fmt)
             return (prefix + fmt, None) if fmt is not None else (None, None)

@@ -129,7 +129,7 @@ static int probe(struct device *dev, const char *name)
         self.assertEqual(sites["x: %s: %.*s done %s"].text,
                          "\x016x: probe: %.*s done yes\n")
         self.assertIsNone(sites["x: %s: %d"].text)  # nothing known
-        self.assertEqual(sites["%s %s"].text, "hello %s\n")
+        self.assertEqual(sites["%s %s"].text, "hello a\n\0hello b\n")
         self.assertEqual(sites["x: %d%%: %s"].text, "\x016x: %d%%: full\n")
         # The ID stays that of the format.
         self.assertEqual(sites["%s%s"].id, CMDLINE_73)
@@ -183,6 +183,31 @@ void g(struct device *dev, const char *name)
         # only their literal arguments
         self.assertEqual(texts, ["%s: x\n", "%s: y done\n",
                                  "Manufacturer: %s\n", "Product: %s\n"])
+
+    def test_a_choice_of_two_literals(self) -> None:
+        """x86's dummy_numa_init() prints "%s\\n" with a choice of two
+        literals: both are match texts, and a log line gets the ID of
+        "%s"; a choice with a variable branch gives none (its line is
+        matched by its format alone)."""
+        db = self.build("numa", "7.3", {"arch/x86/mm/numa.c": b"""
+static int __init dummy_numa_init(void)
+{
+	printk(KERN_INFO "%s\\n",
+	       numa_off ? "NUMA turned off" : "No NUMA configuration found");
+	pr_info("%s ready\\n", ok ? "node" : name);
+	return 0;
+}
+"""})
+        objs = self.annotate(db, [
+            b"[    0.011382] No NUMA configuration found",
+            b"[    0.011382] NUMA turned off",
+            b"[    0.011382] node ready"])
+        self.assertEqual([o["id"] for o in objs],
+                         [crc(b"%s")] * 2 + [crc(b"%s ready")])
+        (site,) = [s for s in source.scan_file(
+            os.path.join(self.tmp, "numa", "arch/x86/mm/numa.c"))
+            if s.canonical == "%s ready"]
+        self.assertIsNone(site.text)
 
     def test_pr_fmt_with_arguments_of_its_own(self) -> None:
         """A pr_fmt() that adds a conversion fed by an argument of its

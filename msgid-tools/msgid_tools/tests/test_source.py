@@ -126,6 +126,24 @@ class ScanTest(unittest.TestCase):
                                "PCIe Bus Error: %s": "3",
                                "  device [%04x]": "-1"})
 
+    def test_net_ratelimited(self) -> None:
+        # net_<level>_ratelimited() is pr_<level>() under a rate limit:
+        # pr_fmt applies (TCP's SYN flood warning, on busy servers).
+        path = os.path.join(self.tmp.name, "tcp_input.c")
+        with open(path, "wb") as f:
+            f.write(b'#define pr_fmt(fmt) "TCP: " fmt\n'
+                    b'void f(void)\n{\n'
+                    b'\tnet_info_ratelimited("%s: Possible SYN flooding on '
+                    b'port %pI4:%u. %s.\\n", "x", &a, 1, "y");\n'
+                    b'\tnet_dbg_ratelimited("%s: drop %d\\n", "x", 1);\n'
+                    b'}\n')
+        got = {s.canonical: (s.id, s.level)
+               for s in source.scan_file(path, "tcp_input.c")}
+        syn = b"TCP: %s: Possible SYN flooding on port %pI4:%u. %s."
+        self.assertEqual(got, {syn.decode(): (crc(syn), "6"),
+                               "TCP: %s: drop %d": (crc(b"TCP: %s: drop %d"),
+                                                    "7")})
+
     def test_netif_wrappers(self) -> None:
         # netif_<level>(priv, type, dev, fmt, ...) is netdev_<level>():
         # the format is the fourth argument and the netdev prefix comes
