@@ -51,6 +51,7 @@ static const struct {
 	MSGID_VECTOR("a", 0xe8b7be43),
 	MSGID_VECTOR("%pV", 0x6cf0d02e),
 	MSGID_VECTOR("w%d: %pV", 0x15451ab2),
+	MSGID_VECTOR("leaf %s %d", 0x27e408ef),
 	MSGID_VECTOR("abc %", 0x674e13f4),
 	MSGID_VECTOR("x %y %pV", 0x450adce9),
 	MSGID_VECTOR("\0016msgid kunit: %u\n", 0x3b276aba),
