@@ -4,7 +4,7 @@
 # COPY of kernel/printk/msgid.c (in $OUT/fuzz-break/<case>/msgid.c; the
 # repo's file is never touched) and runs the campaign on it for at most
 # BREAK_SECONDS (60). A case passes when the campaign fails. About
-# 47 x (15 s build + time to the crash) when all are caught: 30 to 45
+# 52 x (15 s build + time to the crash) when all are caught: 30 to 45
 # minutes on a loaded machine.
 # BREAK_SCRATCH=1 starts from a single empty input instead of the seeds,
 # to see what the fuzzer finds by itself.
@@ -14,15 +14,16 @@ set -eu
 . "$(dirname "$0")/../env.sh"
 
 BREAK_SECONDS=${BREAK_SECONDS:-60}
-all="key-no-offset-bound key-bound-doubled hashed-on-hit str-bit-on-valid
-     ro-after-init-keyed tag-on-valid-bit no-valid-in-key slot-in-entry
+all="key-no-offset-bound key-bound-doubled hashed-on-hit scan-bit-on-valid
+     ro-after-init-put tag-on-valid-bit no-valid-in-key slot-in-entry
+     nokey-valid slow-miss-test fast-no-follow-test render-digit render-no-spread
      notifier-wrong-state notifier-not-registered drop-modules-noop
      no-region-bit module-writable-keyed module-init-keyed
      module-offset-absolute put-unchecked going-keyed bracket-off-by-one
      module-lookup-no-rcu inner-entry-not-read
      no-follow-test conv-no-pa conv-no-h ignore-pos scan-wrappers
      format-tag-not-first lead-plus-one lead-minus-one newline-ignored
-     printed-unclamped scan-past-text get-len-unclamped tag-at-end
+     printed-is-size scan-past-text get-len-unclamped tag-at-end
      tag-overread va-list-consumed all-newlines one-level-skipped
      hash-not-canonical early-counts-percpu early-not-summed
      early-hashed-not-summed percpu-never-on stats-sum-last-cpu last-for-none"
@@ -32,9 +33,17 @@ cases=${*:-$all}
 mutate() {
 	case $1 in
 	# The cache: formats only, an entry is one word with its own key.
-	key-no-offset-bound) perl -0pi -e 's/\tif \(off >= BIT_ULL\(63 - MSGID_CACHE_OFF_SHIFT \+ MSGID_CACHE_BITS\)\)\n\t\treturn 0;\n//' "$2" ;;
+	key-no-offset-bound) perl -0pi -e 's/\tif \(off >= BIT_ULL\(63 - MSGID_CACHE_OFF_SHIFT \+ MSGID_CACHE_BITS\)\)\n\t\treturn MSGID_CACHE_NOKEY;\n//' "$2" ;;
 	key-bound-doubled)   perl -0pi -e 's/BIT_ULL\(63 - MSGID_CACHE_OFF_SHIFT \+ MSGID_CACHE_BITS\)/BIT_ULL(64 - MSGID_CACHE_OFF_SHIFT + MSGID_CACHE_BITS)/' "$2" ;;
-	ro-after-init-keyed) perl -0pi -e 's/\t\tif \(is_kernel_ro_after_init\(addr\)\)\n\t\t\treturn 0;\n//' "$2" ;;
+	ro-after-init-put)   perl -0pi -e 's/: is_kernel_ro_after_init\(addr\)\)/: false)/' "$2" ;;
+	# The key of a string that is not kept matches no slot, empty or not;
+	# a miss is a wrong key, not only an empty slot.
+	nokey-valid)         perl -0pi -e 's/#define MSGID_CACHE_NOKEY\tMSGID_CACHE_MODULE/#define MSGID_CACHE_NOKEY\t0/' "$2" ;;
+	slow-miss-test)      perl -0pi -e 's/\tif \(\(e \^ key\) >> MSGID_CACHE_VALID_SHIFT\)\n\t\te = msgid_hash_format/\tif (!e)\n\t\te = msgid_hash_format/' "$2" ;;
+	fast-no-follow-test) perl -0pi -e 's/ \| \(\*e & MSGID_FMT_FOLLOW\)\)/)/' "$2" ;;
+	# The prefix: eight lower-case digits, the most significant first.
+	render-digit)        perl -0pi -e "s/\('a' - '0' - 10\)/('a' - '0' - 9)/" "$2" ;;
+	render-no-spread)    perl -0pi -e 's/\tx = \(x \| x << 8\) & 0x00ff00ff00ff00ffULL;\n//' "$2" ;;
 	# An entry: the key's valid bit, tag and region over the value; the
 	# slot is the index, not in the entry (vmlinux offset 0's key is 0 without
 	# the valid bit: not kept). A tag on the valid bit keys twice as far.
@@ -46,33 +55,33 @@ mutate() {
 	notifier-wrong-state) perl -0pi -e 's/if \(state == MODULE_STATE_GOING\)/if (state == MODULE_STATE_UNFORMED)/' "$2" ;;
 	notifier-not-registered) perl -0pi -e 's/\tregister_module_notifier\(&msgid_module_nb\);/\t(void)msgid_module_nb;/' "$2" ;;
 	drop-modules-noop)   perl -0pi -e 's/(void printk_msgid_drop_modules\(void\)\n\{\n)\t(msgid_cache_drop_modules\(\);)/$1\tif (0)\n\t\t$2/' "$2" ;;
-	no-region-bit)       perl -0pi -e 's/region = MSGID_CACHE_MODULE;/region = 0;/' "$2" ;;
+	no-region-bit)       perl -0pi -e 's/MSGID_MODULES_BASE, MSGID_CACHE_MODULE\);/MSGID_MODULES_BASE, 0);/' "$2" ;;
 	module-writable-keyed) perl -0pi -e 's/ \&\&\n\t       within_module_mem_type\(addr, mod, MOD_RODATA\);/;/' "$2" ;;
 	module-init-keyed)   perl -0pi -e 's/within_module_mem_type\(addr, mod, MOD_RODATA\);/(within_module_mem_type(addr, mod, MOD_RODATA) ||\n\t\twithin_module_mem_type(addr, mod, MOD_INIT_RODATA));/' "$2" ;;
-	module-offset-absolute) perl -0pi -e 's/off = addr - MSGID_MODULES_BASE;/off = addr;/' "$2" ;;
+	module-offset-absolute) perl -0pi -e 's/msgid_key\(addr - MSGID_MODULES_BASE,/msgid_key(addr,/' "$2" ;;
 	# The entry of a module address is put only after the lookup; a
 	# going module is not looked up into the cache.
-	put-unchecked)       perl -0pi -e 's/\|\| msgid_module_rodata\(\(unsigned long\)s\)\)\)/|| 1 || msgid_module_rodata((unsigned long)s)))/' "$2" ;;
+	put-unchecked)       perl -0pi -e 's/key & MSGID_CACHE_MODULE \? !msgid_module_rodata\(addr\) :/key \& MSGID_CACHE_MODULE ? !(1 || msgid_module_rodata(addr)) :/' "$2" ;;
 	going-keyed)         perl -0pi -e 's/ \&\& READ_ONCE\(mod->state\) != MODULE_STATE_GOING//' "$2" ;;
 	# The tag search, a word at a time: the first '[' exactly.
 	bracket-off-by-one)  perl -0pi -e 's/return s \+ find_zero\(create_zero_mask\(data\)\);/return s + find_zero(create_zero_mask(data)) + 1;/' "$2" ;;
 	module-lookup-no-rcu) perl -0pi -e 's/\tguard\(preempt\)\(\);\n//' "$2" ;;
 	hashed-on-hit)       perl -0pi -e 's/return likely\(e\) \? e : msgid_hash_format\(fmt, key\);/if (likely(e)) {\n\t\tmsgid_count_hashed();\n\t\treturn e;\n\t}\n\treturn msgid_hash_format(fmt, key);/' "$2" ;;
-	str-bit-on-valid)    perl -0pi -e 's/#define MSGID_FMT_STR\t\tBIT_ULL\(36\)/#define MSGID_FMT_STR\t\tBIT_ULL(37)/' "$2" ;;
+	scan-bit-on-valid)   perl -0pi -e 's/#define MSGID_FMT_SCAN\t\tBIT_ULL\(36\)/#define MSGID_FMT_SCAN\t\tBIT_ULL(37)/' "$2" ;;
 	# Sizing: a format with %pV/%pA is traced; the caller's entry is read.
-	inner-entry-not-read) perl -0pi -e 's/\t\tif \(msgid->fmt != fmt\)\n\t\t\te = msgid_format\(msgid->fmt\);\n//' "$2" ;;
-	no-follow-test)      perl -0pi -e 's/if \(likely\(!\(e & MSGID_FMT_FOLLOW\)\)\)/if (true)/' "$2" ;;
+	inner-entry-not-read) perl -0pi -e 's/\t\t\te = msgid_format\(trace\.fmt\);\n/\t\t\tif (0)\n\t\t\t\te = msgid_format(trace.fmt);\n/' "$2" ;;
+	no-follow-test)      perl -0pi -e 's/if \(!\(e & MSGID_FMT_FOLLOW\)\) \{/if (true) {/' "$2" ;;
 	conv-no-pa)          perl -0pi -e "s/\(s\[1\] == 'V' \|\| s\[1\] == 'A'\)/(s[1] == 'V')/" "$2" ;;
 	conv-no-h)           perl -0pi -e 's/0123456789\.\*hHlLqjzt/0123456789.*hlLqjzt/' "$2" ;;
 	# Classes: the caller's format's tag, else the first tag in its text.
 	ignore-pos)          perl -0pi -e 's/msgid->pos = trace\.pos;/msgid->pos = 0;/' "$2" ;;
-	scan-wrappers)       perl -0pi -e 's/\(e & \(MSGID_FMT_STR \| MSGID_FMT_FOLLOW\)\) == MSGID_FMT_STR/(e \& MSGID_FMT_STR)/' "$2" ;;
-	format-tag-not-first) perl -0pi -e 's/msgid->scan = !msgid->class && /msgid->scan = /' "$2" ;;
+	scan-wrappers)       perl -0pi -e 's/if \(class \|\| \(conv & MSGID_FMT_FOLLOW\)\)/if (class)/' "$2" ;;
+	format-tag-not-first) perl -0pi -e 's/if \(class \|\| \(conv & MSGID_FMT_FOLLOW\)\)/if (conv \& MSGID_FMT_FOLLOW)/' "$2" ;;
 	lead-plus-one)       perl -0pi -e 's/lead = printed - newline - text_len;/lead = printed - newline - text_len + 1;/' "$2" ;;
 	lead-minus-one)      perl -0pi -e 's/lead = printed - newline - text_len;/lead = printed - newline - text_len - 1;/' "$2" ;;
 	newline-ignored)     perl -0pi -e 's/lead = printed - newline - text_len;/lead = printed - text_len;/' "$2" ;;
-	printed-unclamped)   perl -0pi -e 's/printed = min_t\(size_t, msgid->len, size - 1\);/printed = msgid->len;/' "$2" ;;
-	scan-past-text)      perl -0pi -e 's/buf \+ PRINTK_MSGID_PREFIX_LEN,\n(\s*)text_len\);/buf + PRINTK_MSGID_PREFIX_LEN,\n$1text_len + newline);/' "$2" ;;
+	printed-is-size)     perl -0pi -e 's/size \? size - 1 : 0, text_len,\n/size, text_len,\n/' "$2" ;;
+	scan-past-text)      perl -0pi -e 's/\treturn msgid_tag_in\(text \+ pos, text_len - pos\);/\treturn msgid_tag_in(text + pos, text_len - pos + newline);/' "$2" ;;
 	get-len-unclamped)   perl -0pi -e 's/min_t\(int, len, sizeof\(text\) - 1\)/len/' "$2" ;;
 	tag-at-end)          perl -0pi -e 's/end - p >= msgid_classes\[c\]\.len &&/end - p > msgid_classes[c].len \&\&/' "$2" ;;
 	tag-overread)        perl -0pi -e 's/end - p >= msgid_classes\[c\]\.len &&\n\s*//' "$2" ;;
