@@ -4,7 +4,7 @@
 # COPY of kernel/printk/msgid.c (in $OUT/fuzz-break/<case>/msgid.c; the
 # repo's file is never touched) and runs the campaign on it for at most
 # BREAK_SECONDS (60). A case passes when the campaign fails. About
-# 52 x (15 s build + time to the crash) when all are caught: 30 to 45
+# 49 x (15 s build + time to the crash) when all are caught: 30 to 45
 # minutes on a loaded machine.
 # BREAK_SCRATCH=1 starts from a single empty input instead of the seeds,
 # to see what the fuzzer finds by itself.
