@@ -82,7 +82,7 @@ mutate() {
 	newline-ignored)     perl -0pi -e 's/lead = printed - newline - text_len;/lead = printed - text_len;/' "$2" ;;
 	printed-is-size)     perl -0pi -e 's/size \? size - 1 : 0, text_len,\n/size, text_len,\n/' "$2" ;;
 	scan-past-text)      perl -0pi -e 's/\treturn msgid_tag_in\(text \+ pos, text_len - pos\);/\treturn msgid_tag_in(text + pos, text_len - pos + newline);/' "$2" ;;
-	get-len-unclamped)   perl -0pi -e 's/min_t\(int, len, sizeof\(text\) - 1\)/len/' "$2" ;;
+	get-len-unclamped)   perl -0pi -e 's/\tlen = min_t\(int, len, sizeof\(text\) - 1\);\n//' "$2" ;;
 	tag-at-end)          perl -0pi -e 's/end - p >= msgid_classes\[c\]\.len &&/end - p > msgid_classes[c].len \&\&/' "$2" ;;
 	tag-overread)        perl -0pi -e 's/end - p >= msgid_classes\[c\]\.len &&\n\s*//' "$2" ;;
 	va-list-consumed)    perl -0pi -e 's/printk_msgid_size\(text, sizeof\(text\), fmt, ap, msgid\)/printk_msgid_size(text, sizeof(text), fmt, args, msgid)/' "$2" ;;
