@@ -115,12 +115,18 @@ static const struct {
 	[PRINTK_MSGID_DEPRECATED] = { DEPRECATED, sizeof(DEPRECATED) - 1, "deprecated" },
 };
 
-/* The first '[' in the @len bytes at @s (a word at a time), or NULL. */
+/* The first '[' in the @len bytes at @s (two words, then one, at a time), or NULL. */
 static const char *msgid_bracket(const char *s, size_t len)
 {
 	const struct word_at_a_time constants = WORD_AT_A_TIME_CONSTANTS;
-	unsigned long v, data;
+	unsigned long v, w, data;
 
+	for (; len >= 2 * sizeof(v); s += 2 * sizeof(v), len -= 2 * sizeof(v)) {
+		v = get_unaligned((const unsigned long *)s) ^ REPEAT_BYTE('[');
+		w = get_unaligned((const unsigned long *)s + 1) ^ REPEAT_BYTE('[');
+		if (has_zero(v, &data, &constants) | has_zero(w, &data, &constants))
+			break;
+	}
 	for (; len >= sizeof(v); s += sizeof(v), len -= sizeof(v)) {
 		v = get_unaligned((const unsigned long *)s) ^ REPEAT_BYTE('[');
 		if (has_zero(v, &data, &constants)) {
@@ -502,13 +508,10 @@ int printk_msgid_size(char *buf, size_t size, const char *fmt, va_list args,
 }
 
 /*
- * The class of the caller's format that has none of its own and a %s:
- * the first tag in its text, from @pos (counted as vsnprintf() counts)
- * on, in the @printed characters of which printk kept @text_len at @text
- * once it stripped the level off the start and @newline (0 or 1) off the
- * end. GHES and CPER pass HW_ERR through "%s". A format that passes the
- * message on (%pV) has no message text in its %s (device and driver
- * names): its class is looked for in the format it passes on.
+ * The class of a caller's format without a tag but with a %s (GHES and
+ * CPER pass HW_ERR through "%s"): the first tag in its text, from @pos
+ * (as vsnprintf() counts) on, in the @printed characters of which printk
+ * kept @text_len at @text, the level and @newline (0 or 1) stripped.
  */
 static noinline enum printk_msgid_class
 msgid_printed_class(const char *text, unsigned int pos, size_t printed,
@@ -559,9 +562,8 @@ void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_get);
 
 /*
- * The "(%08x): " prefix of @id at @buf, without a NUL: each nibble of @id
- * spread to a byte, the most significant highest, turned into its digit
- * as hex_asc has it, and stored big-endian, the highest digit first.
+ * "(%08x): " at @buf, no NUL: each nibble of @id spread to a byte (the
+ * highest highest), made its digit as in hex_asc, stored big-endian.
  */
 static __always_inline void msgid_render(char *buf, u32 id)
 {
