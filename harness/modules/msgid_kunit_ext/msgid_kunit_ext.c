@@ -523,6 +523,28 @@ static void msgid_malformed_test(struct kunit *test)
 	msgid_with_vaf(test, msgid_inner, msgid_malformed_body, 7);
 }
 
+/*
+ * A tag at every offset of the text a "%s" printed that the search's
+ * steps (two words, one word, then a byte at a time) can meet it at, and
+ * the same text without its '['.
+ */
+static void msgid_tag_offsets_ext_test(struct kunit *test)
+{
+	struct printk_msgid m;
+	char text[64];
+	int i;
+
+	for (i = 0; i <= 40; i++) {
+		memset(text, 'x', i);
+		strscpy(text + i, HW_ERR "disk", sizeof(text) - i);
+		msgid_get(&m, "%s", text);
+		KUNIT_EXPECT_EQ_MSG(test, m.class, PRINTK_MSGID_HW_ERR, "tag at %d", i);
+		text[i] = '{';
+		msgid_get(&m, "%s", text);
+		KUNIT_EXPECT_EQ_MSG(test, m.class, PRINTK_MSGID_NONE, "no '[', %d", i);
+	}
+}
+
 static struct kunit_case msgid_ext_cases[] = {
 	KUNIT_CASE(msgid_crc_ext_test),
 	KUNIT_CASE(msgid_canonical_ext_test),
@@ -535,6 +557,7 @@ static struct kunit_case msgid_ext_cases[] = {
 	KUNIT_CASE(msgid_depth_test),
 	KUNIT_CASE(msgid_bad_vaf_test),
 	KUNIT_CASE(msgid_malformed_test),
+	KUNIT_CASE(msgid_tag_offsets_ext_test),
 	{}
 };
 
