@@ -4,7 +4,7 @@
 # COPY of kernel/printk/msgid.c (in $OUT/fuzz-break/<case>/msgid.c; the
 # repo's file is never touched) and runs the campaign on it for at most
 # BREAK_SECONDS (60). A case passes when the campaign fails. About
-# 50 x (15 s build + time to the crash) when all are caught: 30 to 45
+# 54 x (15 s build + time to the crash) when all are caught: 30 to 45
 # minutes on a loaded machine.
 # BREAK_SCRATCH=1 starts from a single empty input instead of the seeds,
 # to see what the fuzzer finds by itself.
@@ -20,6 +20,7 @@ all="key-no-offset-bound key-bound-doubled hashed-on-hit scan-bit-on-valid
      notifier-wrong-state notifier-not-registered drop-modules-noop
      no-region-bit module-writable-keyed module-init-keyed
      module-offset-absolute put-unchecked going-keyed bracket-off-by-one bracket-pair-and
+     bracket-pair-overread tag-stop-short tag-min-long tag-from-no-next
      module-lookup-no-rcu inner-entry-not-read
      no-follow-test conv-no-pa conv-no-h ignore-pos scan-wrappers
      format-tag-not-first lead-plus-one lead-minus-one newline-ignored
@@ -64,7 +65,11 @@ mutate() {
 	put-unchecked)       perl -0pi -e 's/key & MSGID_CACHE_MODULE \? !msgid_module_rodata\(addr\) :/key \& MSGID_CACHE_MODULE ? !(1 || msgid_module_rodata(addr)) :/' "$2" ;;
 	going-keyed)         perl -0pi -e 's/ \&\& READ_ONCE\(mod->state\) != MODULE_STATE_GOING//' "$2" ;;
 	# The tag search, a word at a time: the first '[' exactly.
-	bracket-off-by-one)  perl -0pi -e 's/return s \+ find_zero\(create_zero_mask\(data\)\);/return s + find_zero(create_zero_mask(data)) + 1;/' "$2" ;;
+	bracket-off-by-one)  perl -0pi -e 's/s \+= find_zero\(create_zero_mask\(prep_zero_mask\(v, data, &constants\)\)\);/s += find_zero(create_zero_mask(prep_zero_mask(v, data, \&constants))) + 1;/' "$2" ;;
+	bracket-pair-overread) perl -0pi -e 's/for \(; s \+ sizeof\(v\) < stop; s \+= 2 \* sizeof\(v\)\)/for (; s < stop; s += 2 * sizeof(v))/' "$2" ;;
+	tag-stop-short)      perl -0pi -e 's/msgid_bracket\(s, s \+ len - MSGID_TAG_MIN \+ 1\)/msgid_bracket(s, s + len - MSGID_TAG_MIN)/' "$2" ;;
+	tag-min-long)        perl -0pi -e 's/len < MSGID_TAG_MIN \? NULL/len <= MSGID_TAG_MIN ? NULL/' "$2" ;;
+	tag-from-no-next)    perl -0pi -e 's/\} while \(\(p = msgid_bracket\(p \+ 1, end - MSGID_TAG_MIN \+ 1\)\)\);/} while (0);/' "$2" ;;
 	bracket-pair-and)    perl -0pi -e 's/has_zero\(v, &data, &constants\) \| has_zero\(w, &data, &constants\)/has_zero(v, \&data, \&constants) \&\& has_zero(w, \&data, \&constants)/' "$2" ;;
 	module-lookup-no-rcu) perl -0pi -e 's/\tguard\(preempt\)\(\);\n//' "$2" ;;
 	hashed-on-hit)       perl -0pi -e 's/return likely\(e\) \? e : msgid_hash_format\(fmt, key\);/if (likely(e)) {\n\t\tmsgid_count_hashed();\n\t\treturn e;\n\t}\n\treturn msgid_hash_format(fmt, key);/' "$2" ;;
@@ -81,7 +86,7 @@ mutate() {
 	lead-plus-one)       perl -0pi -e 's/lead = printed - newline - text_len;/lead = printed - newline - text_len + 1;/' "$2" ;;
 	lead-minus-one)      perl -0pi -e 's/lead = printed - newline - text_len;/lead = printed - newline - text_len - 1;/' "$2" ;;
 	newline-ignored)     perl -0pi -e 's/lead = printed - newline - text_len;/lead = printed - text_len;/' "$2" ;;
-	printed-is-size)     perl -0pi -e 's/size \? size - 1 : 0, text_len,\n/size, text_len,\n/' "$2" ;;
+	printed-is-size)     perl -0pi -e 's/size \? size - 1 : 0, text_len, newline\)/size, text_len, newline)/' "$2" ;;
 	scan-past-text)      perl -0pi -e 's/\treturn msgid_tag_in\(text \+ pos, text_len - pos\);/\treturn msgid_tag_in(text + pos, text_len - pos + newline);/' "$2" ;;
 	get-len-unclamped)   perl -0pi -e 's/\tlen = min_t\(int, len, sizeof\(text\) - 1\);\n//' "$2" ;;
 	tag-at-end)          perl -0pi -e 's/end - p >= msgid_classes\[c\]\.len &&/end - p > msgid_classes[c].len \&\&/' "$2" ;;

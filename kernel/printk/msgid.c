@@ -115,43 +115,52 @@ static const struct {
 	[PRINTK_MSGID_DEPRECATED] = { DEPRECATED, sizeof(DEPRECATED) - 1, "deprecated" },
 };
 
-/* The first '[' in the @len bytes at @s (two words, then one, at a time), or NULL. */
-static const char *msgid_bracket(const char *s, size_t len)
+/* DEPRECATED, the shortest tag: none starts in the last MSGID_TAG_MIN - 1 bytes of a text. */
+#define MSGID_TAG_MIN	(sizeof(DEPRECATED) - 1)
+
+/* The first '[' in [@s, @stop), or NULL; the text goes on MSGID_TAG_MIN - 1 bytes past @stop. */
+static __always_inline const char *msgid_bracket(const char *s, const char *stop)
 {
 	const struct word_at_a_time constants = WORD_AT_A_TIME_CONSTANTS;
 	unsigned long v, w, data;
 
-	for (; len >= 2 * sizeof(v); s += 2 * sizeof(v), len -= 2 * sizeof(v)) {
+	BUILD_BUG_ON(MSGID_TAG_MIN <= sizeof(v));
+	for (; s + sizeof(v) < stop; s += 2 * sizeof(v)) {
 		v = get_unaligned((const unsigned long *)s) ^ REPEAT_BYTE('[');
 		w = get_unaligned((const unsigned long *)s + 1) ^ REPEAT_BYTE('[');
 		if (has_zero(v, &data, &constants) | has_zero(w, &data, &constants))
 			break;
 	}
-	for (; len >= sizeof(v); s += sizeof(v), len -= sizeof(v)) {
+	for (; s < stop; s += sizeof(v)) {
 		v = get_unaligned((const unsigned long *)s) ^ REPEAT_BYTE('[');
 		if (has_zero(v, &data, &constants)) {
-			data = prep_zero_mask(v, data, &constants);
-			return s + find_zero(create_zero_mask(data));
+			s += find_zero(create_zero_mask(prep_zero_mask(v, data, &constants)));
+			return s < stop ? s : NULL;
 		}
 	}
-	return memchr(s, '[', len);
+	return NULL;
 }
 
-/* The first tag in the @len bytes at @s. */
-static enum printk_msgid_class msgid_tag_in(const char *s, size_t len)
+/* The first tag from @p, a '[' in a text that ends at @end, on. */
+static noinline enum printk_msgid_class msgid_tag_from(const char *p, const char *end)
 {
-	const char *end = s + len;
-	const char *p;
 	int c;
 
-	for (p = msgid_bracket(s, len); p; p = msgid_bracket(p + 1, end - p - 1)) {
-		for (c = PRINTK_MSGID_NONE + 1; c < PRINTK_MSGID_NR_CLASSES; c++) {
+	do {
+		for (c = PRINTK_MSGID_NONE + 1; c < PRINTK_MSGID_NR_CLASSES; c++)
 			if (end - p >= msgid_classes[c].len &&
 			    !memcmp(p, msgid_classes[c].tag, msgid_classes[c].len))
 				return c;
-		}
-	}
+	} while ((p = msgid_bracket(p + 1, end - MSGID_TAG_MIN + 1)));
 	return PRINTK_MSGID_NONE;
+}
+
+/* The first tag in the @len bytes at @s: a leaf until it finds a '['. */
+static enum printk_msgid_class msgid_tag_in(const char *s, size_t len)
+{
+	const char *p = len < MSGID_TAG_MIN ? NULL : msgid_bracket(s, s + len - MSGID_TAG_MIN + 1);
+
+	return p ? msgid_tag_from(p, s + len) : PRINTK_MSGID_NONE;
 }
 
 /* ---- Statistics --------------------------------------------------------- */
@@ -513,7 +522,7 @@ int printk_msgid_size(char *buf, size_t size, const char *fmt, va_list args,
  * (as vsnprintf() counts) on, in the @printed characters of which printk
  * kept @text_len at @text, the level and @newline (0 or 1) stripped.
  */
-static noinline enum printk_msgid_class
+static __always_inline enum printk_msgid_class
 msgid_printed_class(const char *text, unsigned int pos, size_t printed,
 		    size_t text_len, bool newline)
 {
@@ -523,18 +532,6 @@ msgid_printed_class(const char *text, unsigned int pos, size_t printed,
 	if (pos >= text_len)
 		return PRINTK_MSGID_NONE;
 	return msgid_tag_in(text + pos, text_len - pos);
-}
-
-/* The identifier and class of @msgid, once its text is known. */
-static __always_inline void msgid_classify(struct printk_msgid *msgid, const char *text,
-					   size_t printed, size_t text_len, bool newline)
-{
-	u64 e = msgid->entry;
-
-	msgid->id = (u32)e;
-	msgid->class = msgid_entry_class(e);
-	if (e & MSGID_FMT_SCAN)
-		msgid->class = msgid_printed_class(text, msgid->pos, printed, text_len, newline);
 }
 
 /**
@@ -557,7 +554,10 @@ void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 		len = printk_msgid_size(text, sizeof(text), fmt, ap, msgid);
 	va_end(ap);
 	len = min_t(int, len, sizeof(text) - 1);
-	msgid_classify(msgid, text, len, len, false);
+	msgid->id = (u32)msgid->entry;
+	msgid->class = msgid_entry_class(msgid->entry);
+	if (msgid->entry & MSGID_FMT_SCAN)
+		msgid->class = msgid_printed_class(text, msgid->pos, len, len, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_get);
 
@@ -611,8 +611,8 @@ static __always_inline void msgid_account(const struct printk_msgid *msgid)
 static noinline u16 msgid_prefix_scan(char *buf, struct printk_msgid *msgid, size_t size,
 				      size_t text_len, bool newline)
 {
-	msgid_classify(msgid, buf + PRINTK_MSGID_PREFIX_LEN, size ? size - 1 : 0, text_len,
-		       newline);
+	msgid->class = msgid_printed_class(buf + PRINTK_MSGID_PREFIX_LEN, msgid->pos,
+					   size ? size - 1 : 0, text_len, newline);
 	msgid_account(msgid);
 	return PRINTK_MSGID_PREFIX_LEN;
 }
@@ -639,9 +639,9 @@ u16 printk_msgid_prefix(char *buf, struct printk_msgid *msgid, size_t size,
 	u64 e = msgid->entry;
 
 	msgid_render(buf, (u32)e);
+	msgid->id = (u32)e;
 	if (unlikely(e & MSGID_FMT_SCAN))
 		return msgid_prefix_scan(buf, msgid, size, text_len, newline);
-	msgid->id = (u32)e;
 	msgid->class = msgid_entry_class(e);
 	msgid_account(msgid);
 	return PRINTK_MSGID_PREFIX_LEN;

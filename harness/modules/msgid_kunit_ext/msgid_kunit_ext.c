@@ -525,8 +525,9 @@ static void msgid_malformed_test(struct kunit *test)
 
 /*
  * A tag at every offset of the text a "%s" printed that the search's
- * steps (two words, one word, then a byte at a time) can meet it at, and
- * the same text without its '['.
+ * steps (two words, then one) can meet it at: followed by more text, at
+ * the very end (the shortest tag, and one character short of it), after a
+ * '[' that starts no tag; and the same text without its '['.
  */
 static void msgid_tag_offsets_ext_test(struct kunit *test)
 {
@@ -542,6 +543,17 @@ static void msgid_tag_offsets_ext_test(struct kunit *test)
 		text[i] = '{';
 		msgid_get(&m, "%s", text);
 		KUNIT_EXPECT_EQ_MSG(test, m.class, PRINTK_MSGID_NONE, "no '[', %d", i);
+
+		strscpy(text + i, DEPRECATED, sizeof(text) - i);
+		msgid_get(&m, "%s", text);
+		KUNIT_EXPECT_EQ_MSG(test, m.class, PRINTK_MSGID_DEPRECATED, "tag ends text, %d", i);
+		msgid_get(&m, "%.*s", i + (int)strlen(DEPRECATED) - 1, text);
+		KUNIT_EXPECT_EQ_MSG(test, m.class, PRINTK_MSGID_NONE, "cut tag, %d", i);
+
+		text[0] = '[';
+		strscpy(text + i + 1, FW_BUG, sizeof(text) - i - 1);
+		msgid_get(&m, "%s", text);
+		KUNIT_EXPECT_EQ_MSG(test, m.class, PRINTK_MSGID_FW_BUG, "after '[', %d", i);
 	}
 }
 
