@@ -3,7 +3,7 @@
 # object-cost.sh: what the series costs in the objects it changes, in the
 # test kernel's configuration (make kernel first: its .config is reused):
 # the text of lib/vsprintf.o (size(1)) and the stack frames of
-# vprintk_store() and the functions printk_msgid_size() calls
+# vprintk_store() and the functions printk_msgid_vscnprintf() calls
 # (scripts/checkstack.pl), on the base, with the series and
 # CONFIG_PRINTK_MSGID=n, and with it =y. Each is built in an object
 # directory of its own: about a minute each for the first "make
@@ -36,7 +36,7 @@ build() {
 stack() {
 	objdump -d "$1"/kernel/printk/*.o |
 		perl "$TREE/scripts/checkstack.pl" x86_64 0 |
-		grep -E 'vprintk_store|printk_msgid|msgid_size' || true
+		grep -E 'vprintk_store|printk_msgid|msgid_vscnprintf' || true
 }
 
 for name in base off on; do

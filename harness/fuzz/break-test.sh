@@ -24,7 +24,7 @@ all="key-no-offset-bound key-bound-doubled hashed-on-hit scan-bit-on-valid
      module-lookup-no-rcu inner-entry-not-read
      no-follow-test conv-no-pa conv-no-h ignore-pos scan-wrappers
      format-tag-not-first lead-plus-one lead-minus-one newline-ignored
-     printed-is-size scan-past-text get-len-unclamped tag-at-end
+     printed-is-size scan-past-text trace-len-unclamped tag-at-end
      tag-overread va-list-consumed all-newlines one-level-skipped
      hash-not-canonical early-counts-percpu early-not-summed
      early-hashed-not-summed percpu-never-on stats-sum-last-cpu last-for-none"
@@ -88,10 +88,10 @@ mutate() {
 	newline-ignored)     perl -0pi -e 's/lead = printed - newline - text_len;/lead = printed - text_len;/' "$2" ;;
 	printed-is-size)     perl -0pi -e 's/size \? size - 1 : 0, text_len, newline\)/size, text_len, newline)/' "$2" ;;
 	scan-past-text)      perl -0pi -e 's/\treturn msgid_tag_in\(text \+ pos, text_len - pos\);/\treturn msgid_tag_in(text + pos, text_len - pos + newline);/' "$2" ;;
-	get-len-unclamped)   perl -0pi -e 's/\tlen = min_t\(int, len, sizeof\(text\) - 1\);\n//' "$2" ;;
+	trace-len-unclamped) perl -0pi -e 's/\t\tlen = min_t\(size_t, len, size \? size - 1 : 0\);\n//' "$2" ;;
 	tag-at-end)          perl -0pi -e 's/end - p >= msgid_classes\[c\]\.len &&/end - p > msgid_classes[c].len \&\&/' "$2" ;;
 	tag-overread)        perl -0pi -e 's/end - p >= msgid_classes\[c\]\.len &&\n\s*//' "$2" ;;
-	va-list-consumed)    perl -0pi -e 's/printk_msgid_size\(text, sizeof\(text\), fmt, ap, msgid\)/printk_msgid_size(text, sizeof(text), fmt, args, msgid)/' "$2" ;;
+	va-list-consumed)    perl -0pi -e 's/printk_msgid_vscnprintf\(text, sizeof\(text\), fmt, ap, msgid\)/printk_msgid_vscnprintf(text, sizeof(text), fmt, args, msgid)/' "$2" ;;
 	# The identifier: CRC-32 of the canonical form.
 	all-newlines)        perl -0pi -e 's/if \(n && fmt\[n - 1\] == .\\n.\)/while (n \&\& fmt[n - 1] == 10)/' "$2" ;;
 	one-level-skipped)   perl -0pi -e 's/while \(\(next = printk_skip_level\(fmt\)\) != fmt\)/if ((next = printk_skip_level(fmt)) != fmt)/' "$2" ;;

@@ -50,7 +50,7 @@
  *
  * Checks, for every level as a starting point, printk_msgid_get() twice
  * (cold and warm cache), on the CPU the program chose, against the model;
- * printk_msgid_wanted(), printk_msgid_size() and printk_msgid_prefix() as
+ * printk_msgid_wanted(), printk_msgid_vscnprintf() and printk_msgid_prefix() as
  * vprintk_store() calls them; the per-CPU count of formats hashed
  * (printk_msgid_hashed_here()) against what the cache rules allow; the
  * debugfs statistics summed over the CPUs. At start-up, a boot: records
@@ -1341,7 +1341,7 @@ static int format_va(char *buf, size_t size, const char *fmt, va_list args,
 			fprintf(stderr, "got: %s(), fmt %p pos %zu len %zu\n", who,
 				(void *)t.fmt, t.pos, o.n);
 			fail("%s(\"%s\"): want %s, fmt %p pos %zu len %zu", who, fmt,
-			     expect->traced ? "vsnprintf_trace()" : "vsnprintf()",
+			     expect->traced ? "vsnprintf_trace()" : "vscnprintf()",
 			     (void *)m->t.fmt, m->t.pos, m->len);
 		}
 		expect = NULL;	/* one call per identification */
@@ -1360,6 +1360,16 @@ int vsnprintf_trace(char *buf, size_t size, const char *fmt, va_list args,
 	return format_va(buf, size, fmt, args, trace, "vsnprintf_trace");
 }
 
+/* The fuzz build's vscnprintf(), as msgid.c calls it: vsnprintf(), clamped. */
+int shim_vscnprintf(char *buf, size_t size, const char *fmt, va_list args)
+{
+	int i = format_va(buf, size, fmt, args, NULL, "vscnprintf");
+
+	if ((size_t)i < size)
+		return i;
+	return size ? (int)size - 1 : 0;
+}
+
 /* vscnprintf(), for printk_sprint() (no expectation). */
 static int vscnprintf_va(char *buf, size_t size, const char *fmt, va_list args)
 {
@@ -1375,9 +1385,9 @@ static int vscnprintf_va(char *buf, size_t size, const char *fmt, va_list args)
 }
 
 /*
- * The conversions of a format that decide how msgid.c sizes it: %pV or
- * %pA (it may pass another format on: sized with vsnprintf_trace()) and
- * %s (its text may hold a tag). printk_msgid_size() documents a
+ * The conversions of a format that decide how msgid.c formats it: %pV or
+ * %pA (it may pass another format on: formatted with vsnprintf_trace())
+ * and %s (its text may hold a tag). msgid_conversions() documents a
  * conservative scan of the canonical form: after a '%', skip the
  * characters of flags, widths, precisions and qualifiers, then look at
  * the conversion (rule_conversions(), written from that description).
@@ -1462,7 +1472,7 @@ static int conversions(const char *fmt)
 
 /*
  * What msgid.c must find for a printk() of @fmt whose model result is @m:
- * a format without %pV/%pA is sized with vsnprintf() and is the caller's
+ * a format without %pV/%pA is formatted with vscnprintf() and is the caller's
  * format, from position 0 to the end; any other goes through
  * vsnprintf_trace(), and the caller's format is the trace's. The class
  * is the first tag in the caller's format; if it has none, and has a %s
@@ -1738,7 +1748,7 @@ static void check_get(struct ctx *c, int L, va_list args, const char *what)
 	printk_msgid_get(&m, c->lv[L].fmt, args);
 	if (expect) {
 		dump(c);
-		fail("%s get from level %d: neither vsnprintf() nor vsnprintf_trace() called", what, L);
+		fail("%s get from level %d: neither vscnprintf() nor vsnprintf_trace() called", what, L);
 	}
 	if (m.fmt != p.fmt || (int)m.class != class || !supplied(c, m.fmt) ||
 	    m.class >= PRINTK_MSGID_NR_CLASSES || m.id != ref_id(p.fmt) ||
@@ -1764,16 +1774,16 @@ static size_t parse_prefix(const char *text)
 
 /*
  * A record of level 0's format, stored as vprintk_store() stores it:
- * printk_msgid_size() sizes it into prefix_buf[8] (the size, u16, is
- * limited to the record's maximum less the prefix); printk_sprint()
- * prints it after the prefix with vscnprintf(), strips one trailing
+ * vsnprintf() sizes it (the size, u16, is limited to the record's maximum
+ * less the prefix); printk_sprint() formats it after the prefix with
+ * printk_msgid_vscnprintf(), which identifies it, strips one trailing
  * newline and the leading levels (memmove()); printk_msgid_prefix() gets
  * the text as stored (in an exact-size buffer: ASan sees any read past
  * it) and writes the prefix of the identifier, counted in its class.
  */
 static void check_prefix(struct ctx *c, va_list args0)
 {
-	char want[PRINTK_MSGID_PREFIX_LEN + 1], *pbuf, *rec, *buf;
+	char want[PRINTK_MSGID_PREFIX_LEN + 1], *rec, *buf;
 	const struct mres *w = &c->want[0];
 	const char *fmt = c->lv[0].fmt;
 	size_t printed, text_len, lead;
@@ -1795,32 +1805,31 @@ static void check_prefix(struct ctx *c, va_list args0)
 	if (!printk_msgid_wanted(0))
 		fail("printk_msgid_wanted(0) with the switch on");
 
-	/* vprintk_store(): printk_msgid_size() sizes and identifies. */
+	/* vprintk_store(): vsnprintf() sizes, the prefix is counted in. */
 	predict(fmt, w, &p);
-	pbuf = malloc(8);
-	va_copy(args2, args0);
-	e = (struct expect){ p.traced, w };
-	expect = &e;
-	h0 = id_begin(next_cpu(c));
-	len = printk_msgid_size(pbuf, 8, fmt, args2, &m);
-	if (expect)
-		fail("printk_msgid_size(\"%s\"): neither vsnprintf() nor vsnprintf_trace() called", fmt);
-	id_end(fmt, &p, h0, "size");
-	va_end(args2);
-	free(pbuf);
-	if (len != (w->len > INT_MAX ? INT_MAX : (int)w->len))
-		fail("printk_msgid_size(\"%s\") = %d, want %zu", fmt, len, w->len);
+	len = w->len > INT_MAX ? INT_MAX : (int)w->len;
 	reserve = (u16)((unsigned int)len + 1);
 	if (reserve > RECORD_MAX)
 		reserve = RECORD_MAX;
 	if (reserve + PRINTK_MSGID_PREFIX_LEN > RECORD_MAX)
 		reserve = RECORD_MAX - PRINTK_MSGID_PREFIX_LEN;
 
-	/* printk_sprint() */
+	/* printk_sprint(): printk_msgid_vscnprintf() formats and identifies. */
 	rec = malloc(PRINTK_MSGID_PREFIX_LEN + reserve + 1);
 	va_copy(args2, args0);
-	printed = vscnprintf_va(rec + PRINTK_MSGID_PREFIX_LEN, reserve, fmt, args2);
+	e = (struct expect){ p.traced, w };
+	expect = &e;
+	h0 = id_begin(next_cpu(c));
+	len = printk_msgid_vscnprintf(rec + PRINTK_MSGID_PREFIX_LEN, reserve, fmt, args2, &m);
+	if (expect)
+		fail("printk_msgid_vscnprintf(\"%s\"): neither vscnprintf() nor vsnprintf_trace() called",
+		     fmt);
+	id_end(fmt, &p, h0, "format");
 	va_end(args2);
+	/* As vscnprintf() counts; a size of 0 is vprintk_store()'s u16 wrap. */
+	printed = !reserve ? 0 : w->len < reserve ? w->len : reserve - 1u;
+	if (len < 0 || (size_t)len != printed)
+		fail("printk_msgid_vscnprintf(\"%s\", %u) = %d, want %zu", fmt, reserve, len, printed);
 	text_len = printed;
 	newline = text_len && rec[PRINTK_MSGID_PREFIX_LEN + text_len - 1] == '\n';
 	text_len -= newline;
@@ -1922,7 +1931,7 @@ static noinline void call_level(struct ctx *c, int L, ...)
  */
 static void boot_record(bool percpu, int class, const char *fmt, ...)
 {
-	char pbuf[8], rec[PRINTK_MSGID_PREFIX_LEN + 128];
+	char pbuf[128], rec[PRINTK_MSGID_PREFIX_LEN + 128];
 	struct printk_msgid m;
 	struct pred p = { .fmt = fmt };
 	unsigned long h0 = 0;
@@ -1933,7 +1942,7 @@ static void boot_record(bool percpu, int class, const char *fmt, ...)
 	va_copy(ap2, ap);
 	if (percpu)
 		h0 = id_begin(shim_cpu);
-	len = printk_msgid_size(pbuf, sizeof(pbuf), fmt, ap2, &m);
+	len = printk_msgid_vscnprintf(pbuf, sizeof(pbuf), fmt, ap2, &m);
 	va_end(ap2);
 	text_len = vscnprintf_va(rec + PRINTK_MSGID_PREFIX_LEN, 128, fmt, ap);
 	va_end(ap);
@@ -2123,7 +2132,7 @@ static void run_round(struct ctx *c, int round, size_t slots_at)
 		for (int L = 0; L < c->nlev; L++) {
 			predict(c->lv[L].fmt, &c->want[L], &pr);
 			fprintf(stderr, "from level %d expect %s, fmt %p id %08x class %d, scan %d from %zu to %zu\n",
-				L, pr.traced ? "vsnprintf_trace()" : "vsnprintf()", (void *)pr.fmt,
+				L, pr.traced ? "vsnprintf_trace()" : "vscnprintf()", (void *)pr.fmt,
 				ref_id(pr.fmt), pr.class, pr.scan, pr.pos, pr.end);
 		}
 	}

@@ -41,7 +41,7 @@ enum printk_msgid_class {
  * @id: CRC-32 of the canonical form of @fmt
  * @class: the first tag in @fmt, else in the text its %s printed
  * @pos: where the text of @fmt starts in the text printed
- * @entry: private: what printk_msgid_size() found of @fmt for
+ * @entry: private: what printk_msgid_vscnprintf() found of @fmt for
  *	printk_msgid_prefix(), which sets @id and @class from it
  *
  * Empty without CONFIG_PRINTK_MSGID: vprintk_store() keeps no room for it.
@@ -63,8 +63,8 @@ __printf(2, 0)
 void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args);
 char *printk_msgid_render(char *buf, u32 id);
 __printf(3, 0)
-int printk_msgid_size(char *buf, size_t size, const char *fmt, va_list args,
-		      struct printk_msgid *msgid);
+int printk_msgid_vscnprintf(char *buf, size_t size, const char *fmt, va_list args,
+			    struct printk_msgid *msgid);
 u16 printk_msgid_prefix(char *buf, struct printk_msgid *msgid, size_t size,
 			size_t text_len, bool newline);
 #if IS_ENABLED(CONFIG_KUNIT)
@@ -84,8 +84,8 @@ DECLARE_STATIC_KEY_FALSE(printk_msgid_key);
  * printk.msgid is toggled. When the switch is off this is one static
  * branch.
  *
- * Return: true if the record is to be sized with printk_msgid_size() and
- * given a prefix by printk_msgid_prefix().
+ * Return: true if the record is to be formatted with
+ * printk_msgid_vscnprintf() and given a prefix by printk_msgid_prefix().
  */
 static inline bool printk_msgid_wanted(int facility)
 {

@@ -13,7 +13,7 @@
  * runs the same source. Documentation/admin-guide/msgid.rst has the exact
  * rule and the tools that map an identifier back to its call site.
  *
- * vprintk_store() sizes every record with vsnprintf() anyway; with
+ * vprintk_store() formats every record with vscnprintf() anyway; with
  * identifiers on it does so with vsnprintf_trace() where the format may
  * pass another on (%pV), which reports the format it reached and where
  * that format's text starts, exactly as it formatted them.
@@ -394,7 +394,7 @@ static inline void msgid_cache_init(void) { }
 #endif /* CONFIG_64BIT */
 
 /*
- * The conversions of a format that printk_msgid_size() needs to know of:
+ * The conversions of a format that printk_msgid_vscnprintf() needs to know of:
  * %pV and %pA (which vsnprintf_trace() may follow) and %s (which may print
  * a tag). A '%' that vsnprintf() would not take for one of them may be
  * taken here: that costs a traced pass or a look at the text, never a
@@ -452,13 +452,13 @@ static u64 msgid_format(const char *fmt)
 /* ---- Identifying a record ----------------------------------------------- */
 
 /*
- * printk_msgid_size() for a format the cache does not know, or one that
- * may pass another on: vsnprintf_trace() finds the caller's format. The
- * trace stays in this frame.
+ * printk_msgid_vscnprintf() for a format the cache does not know, or one
+ * that may pass another on: vsnprintf_trace() finds the caller's format.
+ * The trace stays in this frame.
  */
 static noinline __printf(3, 0)
-int msgid_size_slow(char *buf, size_t size, const char *fmt, va_list args,
-		    struct printk_msgid *msgid, u64 key, u64 e)
+int msgid_vscnprintf_slow(char *buf, size_t size, const char *fmt, va_list args,
+			  struct printk_msgid *msgid, u64 key, u64 e)
 {
 	struct printf_trace trace __uninitialized;
 	int len;
@@ -470,9 +470,10 @@ int msgid_size_slow(char *buf, size_t size, const char *fmt, va_list args,
 	msgid->fmt = fmt;
 	msgid->pos = 0;
 	if (!(e & MSGID_FMT_FOLLOW)) {
-		len = vsnprintf(buf, size, fmt, args);
+		len = vscnprintf(buf, size, fmt, args);
 	} else {
 		len = vsnprintf_trace(buf, size, fmt, args, &trace);
+		len = min_t(size_t, len, size ? size - 1 : 0);
 		if (trace.fmt != fmt) {
 			msgid->fmt = trace.fmt;
 			msgid->pos = trace.pos;
@@ -484,36 +485,36 @@ int msgid_size_slow(char *buf, size_t size, const char *fmt, va_list args,
 }
 
 /**
- * printk_msgid_size - size a new record and identify it
- * @buf: where to format the start of the record, as for vsnprintf()
+ * printk_msgid_vscnprintf - format a new record's text and identify it
+ * @buf: where to format the text, as for vscnprintf()
  * @size: the size of @buf
  * @fmt: the format passed to printk()
- * @args: its arguments, consumed as by vsnprintf()
+ * @args: its arguments, consumed as by vscnprintf()
  * @msgid: gets the caller's format, where its text starts, and what
  *	printk_msgid_prefix() needs to know of it
  *
- * vprintk_store() sizes every record with vsnprintf(); for a record that
- * carries an identifier it calls this instead. A format the cache knows
- * to pass no other on is sized with vsnprintf() itself, and that is all
- * this costs it; any other with vsnprintf_trace(), to find the caller's
- * format. Safe in any context, NMI included: no lock, no allocation. The
- * caller is an RCU reader (vprintk_store() has interrupts off), for the
- * cache's module entries.
+ * vprintk_store() formats every record with vscnprintf(); for a record
+ * that carries an identifier it calls this instead. A format the cache
+ * knows to pass no other on is formatted with vscnprintf() itself, and
+ * that is all this costs it; any other with vsnprintf_trace(), to find
+ * the caller's format. Safe in any context, NMI included: no lock, no
+ * allocation. The caller is an RCU reader (vprintk_store() has
+ * interrupts off), for the cache's module entries.
  *
- * Return: as vsnprintf().
+ * Return: as vscnprintf().
  */
-int printk_msgid_size(char *buf, size_t size, const char *fmt, va_list args,
-		      struct printk_msgid *msgid)
+int printk_msgid_vscnprintf(char *buf, size_t size, const char *fmt, va_list args,
+			    struct printk_msgid *msgid)
 {
 	u64 key = msgid_cache_key(fmt);
 	u64 e = 0;
 
 	if (unlikely(!msgid_cache_get_plain(key, &e)))
-		return msgid_size_slow(buf, size, fmt, args, msgid, key, e);
+		return msgid_vscnprintf_slow(buf, size, fmt, args, msgid, key, e);
 	msgid->fmt = fmt;
 	msgid->pos = 0;
 	msgid->entry = e;
-	return vsnprintf(buf, size, fmt, args);
+	return vscnprintf(buf, size, fmt, args);
 }
 
 /*
@@ -551,9 +552,8 @@ void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 
 	va_copy(ap, args);
 	scoped_guard(preempt)
-		len = printk_msgid_size(text, sizeof(text), fmt, ap, msgid);
+		len = printk_msgid_vscnprintf(text, sizeof(text), fmt, ap, msgid);
 	va_end(ap);
-	len = min_t(int, len, sizeof(text) - 1);
 	msgid->id = (u32)msgid->entry;
 	msgid->class = msgid_entry_class(msgid->entry);
 	if (msgid->entry & MSGID_FMT_SCAN)
@@ -621,10 +621,10 @@ static noinline u16 msgid_prefix_scan(char *buf, struct printk_msgid *msgid, siz
  * printk_msgid_prefix - classify a new record, count it, write its prefix
  * @buf: the record's text: PRINTK_MSGID_PREFIX_LEN bytes for the prefix,
  *	then the @text_len characters printk kept
- * @msgid: what printk_msgid_size() found when it sized the record; gets
- *	the identifier and the class
- * @size: the size vscnprintf() was given: vprintk_store() sizes the
- *	record to the text, so it printed @size - 1 characters
+ * @msgid: what printk_msgid_vscnprintf() found when it formatted the
+ *	record; gets the identifier and the class
+ * @size: the size printk_msgid_vscnprintf() was given: vprintk_store()
+ *	sizes the record to the text, so it printed @size - 1 characters
  * @text_len: how many of them printk kept, once it stripped the log level
  *	off their start and @newline (0 or 1) off their end
  * @newline: whether a trailing newline was stripped
