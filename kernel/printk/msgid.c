@@ -124,7 +124,7 @@ static __always_inline const char *msgid_bracket(const char *s, const char *stop
 	const struct word_at_a_time constants = WORD_AT_A_TIME_CONSTANTS;
 	unsigned long v, w, data;
 
-	BUILD_BUG_ON(MSGID_TAG_MIN <= sizeof(v));
+	BUILD_BUG_ON(sizeof(v) >= MSGID_TAG_MIN);
 	for (; s + sizeof(v) < stop; s += 2 * sizeof(v)) {
 		v = get_unaligned((const unsigned long *)s) ^ REPEAT_BYTE('[');
 		w = get_unaligned((const unsigned long *)s + 1) ^ REPEAT_BYTE('[');
