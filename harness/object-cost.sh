@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # object-cost.sh: what the series costs in the objects it changes, in the
 # test kernel's configuration (make kernel first: its .config is reused):
-# the text of lib/vsprintf.o (size(1)) and the stack frames of
-# vprintk_store() and the functions printk_msgid_vscnprintf() calls
+# the text of lib/vsprintf.o and kernel/printk/printk.o (size(1)) and
+# the stack frames of vprintk_store() and the functions
+# printk_msgid_vscnprintf() calls
 # (scripts/checkstack.pl), on the base, with the series and
 # CONFIG_PRINTK_MSGID=n, and with it =y. Each is built in an object
 # directory of its own: about a minute each for the first "make
@@ -46,8 +47,10 @@ for name in base off on; do
 	on) dir=$(build "$TREE" on "") ;;
 	esac
 	text=$(size "$dir/lib/vsprintf.o" | awk 'NR == 2 { print $1 }')
-	echo "$name: lib/vsprintf.o text $text bytes"
+	ptext=$(size "$dir/kernel/printk/printk.o" | awk 'NR == 2 { print $1 }')
+	echo "$name: lib/vsprintf.o text $text bytes, kernel/printk/printk.o text $ptext bytes"
 	stack "$dir" | sed "s/^/$name: /"
-	eval "text_$name=$text"
+	eval "text_$name=$text ptext_$name=$ptext"
 done
 echo "lib/vsprintf.o text: option off $((text_off - text_base)) bytes against the base, option on $((text_on - text_base))"
+echo "kernel/printk/printk.o text: option off $((ptext_off - ptext_base)) bytes against the base, option on $((ptext_on - ptext_base))"
