@@ -1360,7 +1360,7 @@ int vsnprintf_trace(char *buf, size_t size, const char *fmt, va_list args,
 	return format_va(buf, size, fmt, args, trace, "vsnprintf_trace");
 }
 
-/* The fuzz build's vscnprintf(), as msgid.c calls it: vsnprintf(), clamped. */
+/* The fuzz build's vscnprintf(): vsnprintf(), clamped as 7.3's is. */
 int shim_vscnprintf(char *buf, size_t size, const char *fmt, va_list args)
 {
 	int i = format_va(buf, size, fmt, args, NULL, "vscnprintf");
@@ -1368,20 +1368,6 @@ int shim_vscnprintf(char *buf, size_t size, const char *fmt, va_list args)
 	if ((size_t)i < size)
 		return i;
 	return size ? (int)size - 1 : 0;
-}
-
-/* vscnprintf(), for printk_sprint() (no expectation). */
-static int vscnprintf_va(char *buf, size_t size, const char *fmt, va_list args)
-{
-	struct expect *e = expect;
-	int i;
-
-	if (!size)
-		return 0;
-	expect = NULL;
-	i = format_va(buf, size, fmt, args, NULL, "vscnprintf");
-	expect = e;
-	return (size_t)i < size ? i : (int)size - 1;
 }
 
 /*
@@ -1944,7 +1930,7 @@ static void boot_record(bool percpu, int class, const char *fmt, ...)
 		h0 = id_begin(shim_cpu);
 	len = printk_msgid_vscnprintf(pbuf, sizeof(pbuf), fmt, ap2, &m);
 	va_end(ap2);
-	text_len = vscnprintf_va(rec + PRINTK_MSGID_PREFIX_LEN, 128, fmt, ap);
+	text_len = vscnprintf(rec + PRINTK_MSGID_PREFIX_LEN, 128, fmt, ap);
 	va_end(ap);
 	if (len != text_len || m.fmt != fmt ||
 	    printk_msgid_prefix(rec, &m, text_len + 1, text_len, false) != PRINTK_MSGID_PREFIX_LEN ||

@@ -518,10 +518,11 @@ int printk_msgid_vscnprintf(char *buf, size_t size, const char *fmt, va_list arg
 }
 
 /*
- * The class of a caller's format without a tag but with a %s (GHES and
- * CPER pass HW_ERR through "%s"): the first tag in its text, from @pos
- * (as vsnprintf() counts) on, in the @printed characters of which printk
- * kept @text_len at @text, the level and @newline (0 or 1) stripped.
+ * The class of a caller's format with a %s but no tag (GHES and CPER pass
+ * HW_ERR through "%s"; a wrapper's %s, device names, are not looked at):
+ * the first tag in its text from @pos (as vsnprintf() counts) on, in the
+ * @printed characters of which printk kept @text_len at @text, the level
+ * and @newline (0 or 1) stripped.
  */
 static __always_inline enum printk_msgid_class
 msgid_printed_class(const char *text, unsigned int pos, size_t printed,
@@ -562,8 +563,8 @@ void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
 EXPORT_SYMBOL_IF_KUNIT(printk_msgid_get);
 
 /*
- * "(%08x): " at @buf, no NUL: each nibble of @id spread to a byte (the
- * highest highest), made its digit as in hex_asc, stored big-endian.
+ * "(%08x): " at @buf, no NUL: each nibble of @id spread to a byte (most
+ * significant highest), made its digit as in hex_asc, stored big-endian.
  */
 static __always_inline void msgid_render(char *buf, u32 id)
 {
