@@ -4,7 +4,7 @@
 # COPY of kernel/printk/msgid.c (in $OUT/fuzz-break/<case>/msgid.c; the
 # repo's file is never touched) and runs the campaign on it for at most
 # BREAK_SECONDS (60). A case passes when the campaign fails. About
-# 54 x (15 s build + time to the crash) when all are caught: 30 to 45
+# 60 x (15 s build + time to the crash) when all are caught: 30 to 45
 # minutes on a loaded machine.
 # BREAK_SCRATCH=1 starts from a single empty input instead of the seeds,
 # to see what the fuzzer finds by itself.
@@ -16,7 +16,9 @@ set -eu
 BREAK_SECONDS=${BREAK_SECONDS:-60}
 all="key-no-offset-bound key-bound-doubled hashed-on-hit scan-bit-on-valid
      ro-after-init-put tag-on-valid-bit no-valid-in-key slot-in-entry
-     nokey-valid slow-miss-test fast-no-follow-test render-digit render-no-spread
+     nokey-valid slow-miss-test fast-no-follow-test fast-counts-in-text fast-pos-unset
+     prefix-fast-offset in-text-never slow-counts-in-text get-counts
+     render-digit render-no-spread
      notifier-wrong-state notifier-not-registered drop-modules-noop
      no-region-bit module-writable-keyed module-init-keyed
      module-offset-absolute put-unchecked going-keyed bracket-off-by-one bracket-pair-and
@@ -40,8 +42,15 @@ mutate() {
 	# The key of a string that is not kept matches no slot, empty or not;
 	# a miss is a wrong key, not only an empty slot.
 	nokey-valid)         perl -0pi -e 's/#define MSGID_CACHE_NOKEY\tMSGID_CACHE_MODULE/#define MSGID_CACHE_NOKEY\t0/' "$2" ;;
-	slow-miss-test)      perl -0pi -e 's/\tif \(\(e \^ key\) >> MSGID_CACHE_VALID_SHIFT\)\n\t\te = msgid_hash_format/\tif (!e)\n\t\te = msgid_hash_format/' "$2" ;;
-	fast-no-follow-test) perl -0pi -e 's/ \| \(\*e & MSGID_FMT_FOLLOW\)\)/)/' "$2" ;;
+	slow-miss-test)      perl -0pi -e 's/return \(e \^ key\) >> MSGID_CACHE_VALID_SHIFT \? msgid_hash_format/return !e ? msgid_hash_format/' "$2" ;;
+	fast-no-follow-test) perl -0pi -e 's/ \| \(e & MSGID_FMT_FOLLOW\)\)\)/))/' "$2" ;;
+	fast-counts-in-text) perl -0pi -e 's/if \(count && !\(e & MSGID_FMT_SCAN\)\)/if (count)/' "$2" ;;
+	fast-pos-unset)      perl -0pi -e 's/\tmsgid->pos = 0;\n\tmsgid_identified/\tmsgid_identified/' "$2" ;;
+	# The record: its prefix before its text, counted once (not by printk_msgid_get()).
+	prefix-fast-offset)  perl -0pi -e 's/(\tmsgid_identified\(buf - PRINTK_MSGID_PREFIX_LEN)(, msgid, e\);\n\tif \(count &&)/$1 + 1$2/' "$2" ;;
+	in-text-never)       perl -0pi -e 's/msgid->in_text = e & MSGID_FMT_SCAN;/msgid->in_text = false;/' "$2" ;;
+	slow-counts-in-text) perl -0pi -e 's/if \(count && !msgid->in_text\)/if (count)/' "$2" ;;
+	get-counts)          perl -0pi -e 's/msgid_vscnprintf\(text, 256, fmt, ap, msgid, false\)/msgid_vscnprintf(text, 256, fmt, ap, msgid, true)/' "$2" ;;
 	# The prefix: eight lower-case digits, the most significant first.
 	render-digit)        perl -0pi -e "s/\('a' - '0' - 10\)/('a' - '0' - 9)/" "$2" ;;
 	render-no-spread)    perl -0pi -e 's/\tx = \(x \| x << 8\) & 0x00ff00ff00ff00ffULL;\n//' "$2" ;;
@@ -72,10 +81,10 @@ mutate() {
 	tag-from-no-next)    perl -0pi -e 's/\} while \(\(p = msgid_bracket\(p \+ 1, end - MSGID_TAG_MIN \+ 1\)\)\);/} while (0);/' "$2" ;;
 	bracket-pair-and)    perl -0pi -e 's/has_zero\(v, &data, &constants\) \| has_zero\(w, &data, &constants\)/has_zero(v, \&data, \&constants) \&\& has_zero(w, \&data, \&constants)/' "$2" ;;
 	module-lookup-no-rcu) perl -0pi -e 's/\tguard\(preempt\)\(\);\n//' "$2" ;;
-	hashed-on-hit)       perl -0pi -e 's/return likely\(e\) \? e : msgid_hash_format\(fmt, key\);/if (likely(e)) {\n\t\tmsgid_count_hashed();\n\t\treturn e;\n\t}\n\treturn msgid_hash_format(fmt, key);/' "$2" ;;
+	hashed-on-hit)       perl -0pi -e 's/\? msgid_hash_format\(fmt, key\) : e;/? msgid_hash_format(fmt, key) : (msgid_count_hashed(), e);/' "$2" ;;
 	scan-bit-on-valid)   perl -0pi -e 's/#define MSGID_FMT_SCAN\t\tBIT_ULL\(36\)/#define MSGID_FMT_SCAN\t\tBIT_ULL(37)/' "$2" ;;
 	# Sizing: a format with %pV/%pA is traced; the caller's entry is read.
-	inner-entry-not-read) perl -0pi -e 's/\t\t\te = msgid_format\(trace\.fmt\);\n/\t\t\tif (0)\n\t\t\t\te = msgid_format(trace.fmt);\n/' "$2" ;;
+	inner-entry-not-read) perl -0pi -e 's/\t\t\te = msgid_entry\(trace\.fmt, key, msgid_cache_slot\(key\)\);\n/\t\t\tif (0)\n\t\t\t\te = msgid_entry(trace.fmt, key, msgid_cache_slot(key));\n/' "$2" ;;
 	no-follow-test)      perl -0pi -e 's/if \(!\(e & MSGID_FMT_FOLLOW\)\) \{/if (true) {/' "$2" ;;
 	conv-no-pa)          perl -0pi -e "s/\(s\[1\] == 'V' \|\| s\[1\] == 'A'\)/(s[1] == 'V')/" "$2" ;;
 	conv-no-h)           perl -0pi -e 's/0123456789\.\*hHlLqjzt/0123456789.*hlLqjzt/' "$2" ;;
@@ -86,12 +95,12 @@ mutate() {
 	lead-plus-one)       perl -0pi -e 's/lead = printed - newline - text_len;/lead = printed - newline - text_len + 1;/' "$2" ;;
 	lead-minus-one)      perl -0pi -e 's/lead = printed - newline - text_len;/lead = printed - newline - text_len - 1;/' "$2" ;;
 	newline-ignored)     perl -0pi -e 's/lead = printed - newline - text_len;/lead = printed - text_len;/' "$2" ;;
-	printed-is-size)     perl -0pi -e 's/size \? size - 1 : 0, text_len, newline\)/size, text_len, newline)/' "$2" ;;
+	printed-is-size)     perl -0pi -e 's/msgid->pos, size \? size - 1 : 0,/msgid->pos, size,/' "$2" ;;
 	scan-past-text)      perl -0pi -e 's/\treturn msgid_tag_in\(text \+ pos, text_len - pos\);/\treturn msgid_tag_in(text + pos, text_len - pos + newline);/' "$2" ;;
 	trace-len-unclamped) perl -0pi -e 's/\t\tlen = min_t\(size_t, len, size \? size - 1 : 0\);\n//' "$2" ;;
 	tag-at-end)          perl -0pi -e 's/end - p >= msgid_classes\[c\]\.len &&/end - p > msgid_classes[c].len \&\&/' "$2" ;;
 	tag-overread)        perl -0pi -e 's/end - p >= msgid_classes\[c\]\.len &&\n\s*//' "$2" ;;
-	va-list-consumed)    perl -0pi -e 's/printk_msgid_vscnprintf\(text, sizeof\(text\), fmt, ap, msgid\)/printk_msgid_vscnprintf(text, sizeof(text), fmt, args, msgid)/' "$2" ;;
+	va-list-consumed)    perl -0pi -e 's/msgid_vscnprintf\(text, 256, fmt, ap, msgid, false\)/msgid_vscnprintf(text, 256, fmt, args, msgid, false)/' "$2" ;;
 	# The identifier: CRC-32 of the canonical form.
 	all-newlines)        perl -0pi -e 's/if \(n && fmt\[n - 1\] == .\\n.\)/while (n \&\& fmt[n - 1] == 10)/' "$2" ;;
 	one-level-skipped)   perl -0pi -e 's/while \(\(next = printk_skip_level\(fmt\)\) != fmt\)/if ((next = printk_skip_level(fmt)) != fmt)/' "$2" ;;

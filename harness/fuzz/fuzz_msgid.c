@@ -50,7 +50,7 @@
  *
  * Checks, for every level as a starting point, printk_msgid_get() twice
  * (cold and warm cache), on the CPU the program chose, against the model;
- * printk_msgid_wanted(), printk_msgid_vscnprintf() and printk_msgid_prefix() as
+ * printk_msgid_wanted(), printk_msgid_vscnprintf() and printk_msgid_classify() as
  * vprintk_store() calls them; the per-CPU count of formats hashed
  * (printk_msgid_hashed_here()) against what the cache rules allow; the
  * debugfs statistics summed over the CPUs. At start-up, a boot: records
@@ -1602,7 +1602,7 @@ static void check_pure(const char *fmt)
 
 /*
  * What the target counted: records per class and the last identifier of
- * each (printk_msgid_prefix()); formats hashed during boot up to the
+ * each (printk_msgid_vscnprintf(), printk_msgid_classify()); formats hashed during boot up to the
  * early initcall, in all, and from there on per CPU (hashed_want), from
  * what each CPU's count was then (hashed_base).
  */
@@ -1762,10 +1762,11 @@ static size_t parse_prefix(const char *text)
  * A record of level 0's format, stored as vprintk_store() stores it:
  * vsnprintf() sizes it (the size, u16, is limited to the record's maximum
  * less the prefix); printk_sprint() formats it after the prefix with
- * printk_msgid_vscnprintf(), which identifies it, strips one trailing
- * newline and the leading levels (memmove()); printk_msgid_prefix() gets
- * the text as stored (in an exact-size buffer: ASan sees any read past
- * it) and writes the prefix of the identifier, counted in its class.
+ * printk_msgid_vscnprintf(), which identifies it and writes the prefix of
+ * the identifier before it, strips one trailing newline and the leading
+ * levels (memmove()); where the class is in the text,
+ * printk_msgid_classify() gets the text as stored (in an exact-size
+ * buffer: ASan sees any read past it). The record is counted in its class.
  */
 static void check_prefix(struct ctx *c, va_list args0)
 {
@@ -1777,7 +1778,7 @@ static void check_prefix(struct ctx *c, va_list args0)
 	struct expect e;
 	struct pred p;
 	unsigned long h0;
-	u16 reserve, n;
+	u16 reserve;
 	bool newline;
 	va_list args2;
 	int len, class;
@@ -1821,25 +1822,29 @@ static void check_prefix(struct ctx *c, va_list args0)
 	text_len -= newline;
 	lead = reserve ? parse_prefix(rec + PRINTK_MSGID_PREFIX_LEN) : 0;
 	text_len -= lead;
-	buf = malloc(PRINTK_MSGID_PREFIX_LEN + text_len);
-	memset(buf, 0x5a, PRINTK_MSGID_PREFIX_LEN);
-	memcpy(buf + PRINTK_MSGID_PREFIX_LEN, rec + PRINTK_MSGID_PREFIX_LEN + lead, text_len);
+	buf = malloc(text_len ? text_len : 1);
+	memcpy(buf, rec + PRINTK_MSGID_PREFIX_LEN + lead, text_len);
 	if (printed > w->len || memcmp(rec + PRINTK_MSGID_PREFIX_LEN, w->text, printed))
 		fail("printk_sprint(\"%s\"): the text is not the model's", fmt);
+	snprintf(want, sizeof(want), "(%08x): ", ref_id(p.fmt));
+	if (memcmp(rec, want, PRINTK_MSGID_PREFIX_LEN))
+		fail("printk_msgid_vscnprintf(\"%s\"): prefix \"%.12s\", want \"%s\"", fmt, rec, want);
+	if (m.id != ref_id(p.fmt))
+		fail("printk_msgid_vscnprintf(\"%s\"): id %08x, want %08x", fmt, m.id, ref_id(p.fmt));
 
 	/* The caller's text, once stripped: from max(pos, lead) on. */
 	class = pred_class(&p, w->text, lead, printed - newline);
-	n = printk_msgid_prefix(buf, &m, reserve, text_len, newline);
+	if (m.in_text != p.scan)
+		fail("printk_msgid_vscnprintf(\"%s\"): in_text %d, want %d", fmt, m.in_text, p.scan);
+	if (m.in_text)
+		printk_msgid_classify(buf, &m, reserve, text_len, newline);
 	stat_count[class]++;
 	stat_last[class] = ref_id(p.fmt);
-	snprintf(want, sizeof(want), "(%08x): ", ref_id(p.fmt));
-	if (n != PRINTK_MSGID_PREFIX_LEN || memcmp(buf, want, PRINTK_MSGID_PREFIX_LEN))
-		fail("printk_msgid_prefix() returned %u, \"%.12s\"; want \"%s\"", n, buf, want);
-	if (memcmp(buf + PRINTK_MSGID_PREFIX_LEN, rec + PRINTK_MSGID_PREFIX_LEN + lead, text_len))
-		fail("printk_msgid_prefix() wrote into the text");
+	if (memcmp(buf, rec + PRINTK_MSGID_PREFIX_LEN + lead, text_len))
+		fail("printk_msgid_classify() wrote into the text");
 	if ((int)m.class != class) {
 		dump(c);
-		fail("printk_msgid_prefix(): class %d, want %d (printed %zu, lead %zu, newline %d, text_len %zu, reserve %u)",
+		fail("class %d, want %d (printed %zu, lead %zu, newline %d, text_len %zu, reserve %u)",
 		     (int)m.class, class, printed, lead, newline, text_len, reserve);
 	}
 	free(rec);
@@ -1917,7 +1922,7 @@ static noinline void call_level(struct ctx *c, int L, ...)
  */
 static void boot_record(bool percpu, int class, const char *fmt, ...)
 {
-	char pbuf[128], rec[PRINTK_MSGID_PREFIX_LEN + 128];
+	char text[128], rec[PRINTK_MSGID_PREFIX_LEN + 128], want[PRINTK_MSGID_PREFIX_LEN + 1];
 	struct printk_msgid m;
 	struct pred p = { .fmt = fmt };
 	unsigned long h0 = 0;
@@ -1928,15 +1933,17 @@ static void boot_record(bool percpu, int class, const char *fmt, ...)
 	va_copy(ap2, ap);
 	if (percpu)
 		h0 = id_begin(shim_cpu);
-	len = printk_msgid_vscnprintf(pbuf, sizeof(pbuf), fmt, ap2, &m);
+	len = printk_msgid_vscnprintf(rec + PRINTK_MSGID_PREFIX_LEN, 128, fmt, ap2, &m);
 	va_end(ap2);
-	text_len = vscnprintf(rec + PRINTK_MSGID_PREFIX_LEN, 128, fmt, ap);
+	text_len = vscnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	if (len != text_len || m.fmt != fmt ||
-	    printk_msgid_prefix(rec, &m, text_len + 1, text_len, false) != PRINTK_MSGID_PREFIX_LEN ||
-	    (int)m.class != class)
-		fail("boot: \"%s\": len %d of %d, class %d of %d", fmt, len, text_len,
-		     (int)m.class, class);
+	if (m.in_text)
+		printk_msgid_classify(rec + PRINTK_MSGID_PREFIX_LEN, &m, text_len + 1, text_len, false);
+	snprintf(want, sizeof(want), "(%08x): ", ref_id(fmt));
+	if (len != text_len || m.fmt != fmt || memcmp(rec, want, PRINTK_MSGID_PREFIX_LEN) ||
+	    memcmp(rec + PRINTK_MSGID_PREFIX_LEN, text, text_len) || (int)m.class != class)
+		fail("boot: \"%s\": len %d of %d, class %d of %d, prefix \"%.12s\"", fmt, len,
+		     text_len, (int)m.class, class, rec);
 	if (percpu)
 		id_end(fmt, &p, h0, "boot");
 	else

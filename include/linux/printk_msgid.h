@@ -37,14 +37,16 @@ enum printk_msgid_class {
 
 /**
  * struct printk_msgid - identity of one printk() call
- * @fmt: the caller's format: the format reached by following %pV
+ * @fmt: the caller's format: the format reached by following %pV (left
+ *	alone by printk_msgid_vscnprintf() where it is the format given)
  * @id: CRC-32 of the canonical form of @fmt
  * @class: the first tag in @fmt, else in the text its %s printed
  * @pos: where the text of @fmt starts in the text printed
- * @entry: private: what printk_msgid_vscnprintf() found of @fmt for
- *	printk_msgid_prefix(), which sets @id and @class from it
+ * @in_text: @class is still to be found in the text, by
+ *	printk_msgid_classify()
  *
- * Empty without CONFIG_PRINTK_MSGID: vprintk_store() keeps no room for it.
+ * Only @in_text, never set, without CONFIG_PRINTK_MSGID: vprintk_store()
+ * keeps no room for it then.
  */
 struct printk_msgid {
 #ifdef CONFIG_PRINTK_MSGID
@@ -52,8 +54,8 @@ struct printk_msgid {
 	u32 id;
 	enum printk_msgid_class class;
 	unsigned int pos;
-	u64 entry;
 #endif
+	bool in_text;
 };
 
 /* Declared either way, so that callers can use IS_ENABLED(). */
@@ -65,8 +67,8 @@ char *printk_msgid_render(char *buf, u32 id);
 __printf(3, 0)
 int printk_msgid_vscnprintf(char *buf, size_t size, const char *fmt, va_list args,
 			    struct printk_msgid *msgid);
-u16 printk_msgid_prefix(char *buf, struct printk_msgid *msgid, size_t size,
-			size_t text_len, bool newline);
+void printk_msgid_classify(const char *text, struct printk_msgid *msgid, size_t size,
+			   size_t text_len, bool newline);
 #if IS_ENABLED(CONFIG_KUNIT)
 unsigned long printk_msgid_hashed_here(void);
 void printk_msgid_drop_modules(void);
@@ -85,7 +87,7 @@ DECLARE_STATIC_KEY_FALSE(printk_msgid_key);
  * branch.
  *
  * Return: true if the record is to be formatted with
- * printk_msgid_vscnprintf() and given a prefix by printk_msgid_prefix().
+ * printk_msgid_vscnprintf(), after its prefix.
  */
 static inline bool printk_msgid_wanted(int facility)
 {

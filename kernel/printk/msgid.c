@@ -354,22 +354,10 @@ static __always_inline u64 msgid_cache_key(const char *s)
 	return msgid_key(addr - MSGID_MODULES_BASE, MSGID_CACHE_MODULE);
 }
 
-/* The entry of @key, or 0. */
-static __always_inline u64 msgid_cache_get(u64 key)
+/* What the slot of @key holds: the entry of @key, or not. */
+static __always_inline u64 msgid_cache_slot(u64 key)
 {
-	u64 e = READ_ONCE(msgid_cache[key & (MSGID_CACHE_SLOTS - 1)]);
-
-	return (e ^ key) >> MSGID_CACHE_VALID_SHIFT ? 0 : e;
-}
-
-/*
- * Whether @key has an entry whose format passes no other on; *@e gets what
- * the slot of @key holds, its entry or not.
- */
-static __always_inline bool msgid_cache_get_plain(u64 key, u64 *e)
-{
-	*e = READ_ONCE(msgid_cache[key & (MSGID_CACHE_SLOTS - 1)]);
-	return !((*e ^ key) >> MSGID_CACHE_VALID_SHIFT | (*e & MSGID_FMT_FOLLOW));
+	return READ_ONCE(msgid_cache[key & (MSGID_CACHE_SLOTS - 1)]);
 }
 
 static void msgid_cache_put(const char *s, u64 key, u64 val)
@@ -386,8 +374,7 @@ static void msgid_cache_put(const char *s, u64 key, u64 val)
 }
 #else
 static inline u64 msgid_cache_key(const char *s) { return MSGID_CACHE_NOKEY; }
-static inline u64 msgid_cache_get(u64 key) { return 0; }
-static inline bool msgid_cache_get_plain(u64 key, u64 *e) { return false; }
+static inline u64 msgid_cache_slot(u64 key) { return 0; }
 static inline void msgid_cache_put(const char *s, u64 key, u64 val) { }
 static inline void msgid_cache_drop_modules(void) { }
 static inline void msgid_cache_init(void) { }
@@ -440,127 +427,13 @@ static noinline u64 msgid_hash_format(const char *fmt, u64 key)
 	return e;
 }
 
-/* Identifier, tag and conversions of a format (the bits 0..36 of an entry). */
-static u64 msgid_format(const char *fmt)
+/* The entry of @fmt, keyed @key: @e, what its slot held, or @fmt hashed. */
+static u64 msgid_entry(const char *fmt, u64 key, u64 e)
 {
-	u64 key = msgid_cache_key(fmt);
-	u64 e = msgid_cache_get(key);
-
-	return likely(e) ? e : msgid_hash_format(fmt, key);
+	return (e ^ key) >> MSGID_CACHE_VALID_SHIFT ? msgid_hash_format(fmt, key) : e;
 }
 
 /* ---- Identifying a record ----------------------------------------------- */
-
-/*
- * printk_msgid_vscnprintf() for a format the cache does not know, or one
- * that may pass another on: vsnprintf_trace() finds the caller's format.
- * The trace stays in this frame.
- */
-static noinline __printf(3, 0)
-int msgid_vscnprintf_slow(char *buf, size_t size, const char *fmt, va_list args,
-			  struct printk_msgid *msgid, u64 key, u64 e)
-{
-	struct printf_trace trace __uninitialized;
-	int len;
-
-	/* @e is what the slot of @key held: the entry of @fmt, or a miss. */
-	if ((e ^ key) >> MSGID_CACHE_VALID_SHIFT)
-		e = msgid_hash_format(fmt, key);
-
-	msgid->fmt = fmt;
-	msgid->pos = 0;
-	if (!(e & MSGID_FMT_FOLLOW)) {
-		len = vscnprintf(buf, size, fmt, args);
-	} else {
-		len = vsnprintf_trace(buf, size, fmt, args, &trace);
-		len = min_t(size_t, len, size ? size - 1 : 0);
-		if (trace.fmt != fmt) {
-			msgid->fmt = trace.fmt;
-			msgid->pos = trace.pos;
-			e = msgid_format(trace.fmt);
-		}
-	}
-	msgid->entry = e;
-	return len;
-}
-
-/**
- * printk_msgid_vscnprintf - format a new record's text and identify it
- * @buf: where to format the text, as for vscnprintf()
- * @size: the size of @buf
- * @fmt: the format passed to printk()
- * @args: its arguments, consumed as by vscnprintf()
- * @msgid: gets the caller's format, where its text starts, and what
- *	printk_msgid_prefix() needs to know of it
- *
- * vprintk_store() formats every record with vscnprintf(); for a record
- * that carries an identifier it calls this instead. A format the cache
- * knows to pass no other on is formatted with vscnprintf() itself, and
- * that is all this costs it; any other with vsnprintf_trace(), to find
- * the caller's format. Safe in any context, NMI included: no lock, no
- * allocation. The caller is an RCU reader (vprintk_store() has
- * interrupts off), for the cache's module entries.
- *
- * Return: as vscnprintf().
- */
-int printk_msgid_vscnprintf(char *buf, size_t size, const char *fmt, va_list args,
-			    struct printk_msgid *msgid)
-{
-	u64 key = msgid_cache_key(fmt);
-	u64 e = 0;
-
-	if (unlikely(!msgid_cache_get_plain(key, &e)))
-		return msgid_vscnprintf_slow(buf, size, fmt, args, msgid, key, e);
-	msgid->fmt = fmt;
-	msgid->pos = 0;
-	msgid->entry = e;
-	return vscnprintf(buf, size, fmt, args);
-}
-
-/*
- * The class of a caller's format with a %s but no tag (GHES and CPER pass
- * HW_ERR through "%s"; a wrapper's %s, device names, are not looked at):
- * the first tag in its text from @pos (as vsnprintf() counts) on, in the
- * @printed characters of which printk kept @text_len at @text, the level
- * and @newline (0 or 1) stripped.
- */
-static __always_inline enum printk_msgid_class
-msgid_printed_class(const char *text, unsigned int pos, size_t printed,
-		    size_t text_len, bool newline)
-{
-	size_t lead = printed - newline - text_len;
-
-	pos = pos > lead ? pos - lead : 0;
-	if (pos >= text_len)
-		return PRINTK_MSGID_NONE;
-	return msgid_tag_in(text + pos, text_len - pos);
-}
-
-/**
- * printk_msgid_get - identify a printk() call
- * @msgid: filled with the caller's format, its identifier and class
- * @fmt: the format passed to printk()
- * @args: its arguments; they are not consumed
- *
- * Identifies the call as vprintk_store() does for every identified record,
- * with the class found in the first 255 characters of the text.
- */
-void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
-{
-	char text[256];
-	va_list ap;
-	int len;
-
-	va_copy(ap, args);
-	scoped_guard(preempt)
-		len = printk_msgid_vscnprintf(text, sizeof(text), fmt, ap, msgid);
-	va_end(ap);
-	msgid->id = (u32)msgid->entry;
-	msgid->class = msgid_entry_class(msgid->entry);
-	if (msgid->entry & MSGID_FMT_SCAN)
-		msgid->class = msgid_printed_class(text, msgid->pos, len, len, false);
-}
-EXPORT_SYMBOL_IF_KUNIT(printk_msgid_get);
 
 /*
  * "(%08x): " at @buf, no NUL: each nibble of @id spread to a byte (most
@@ -600,30 +473,126 @@ EXPORT_SYMBOL_IF_KUNIT(printk_msgid_render);
 /* The last identifier of each tagged class: rare, so one shared word. */
 static u32 msgid_last[PRINTK_MSGID_NR_CLASSES];
 
-/* Count a record of @msgid in its class. */
-static __always_inline void msgid_account(const struct printk_msgid *msgid)
+/* Count a record of identifier @id in @class. */
+static __always_inline void msgid_account(enum printk_msgid_class class, u32 id)
 {
-	msgid_count(msgid->class);
-	if (msgid->class)
-		WRITE_ONCE(msgid_last[msgid->class], msgid->id);
+	msgid_count(class);
+	if (class)
+		WRITE_ONCE(msgid_last[class], id);
 }
 
-/* printk_msgid_prefix() for a record whose class is to be found in its text. */
-static noinline u16 msgid_prefix_scan(char *buf, struct printk_msgid *msgid, size_t size,
-				      size_t text_len, bool newline)
+/* The record's format has entry @e: its prefix at @prefix, its identity. */
+static __always_inline void msgid_identified(char *prefix, struct printk_msgid *msgid, u64 e)
 {
-	msgid->class = msgid_printed_class(buf + PRINTK_MSGID_PREFIX_LEN, msgid->pos,
-					   size ? size - 1 : 0, text_len, newline);
-	msgid_account(msgid);
-	return PRINTK_MSGID_PREFIX_LEN;
+	msgid_render(prefix, (u32)e);
+	msgid->id = (u32)e;
+	msgid->class = msgid_entry_class(e);
+	msgid->in_text = e & MSGID_FMT_SCAN;
+}
+
+/*
+ * msgid_vscnprintf() for a format the cache does not know, or one that may
+ * pass another on: vsnprintf_trace() finds the caller's format. The trace
+ * stays in this frame.
+ */
+static noinline __printf(3, 0)
+int msgid_vscnprintf_slow(char *buf, size_t size, const char *fmt, va_list args,
+			  struct printk_msgid *msgid, u64 key, u64 e, bool count)
+{
+	struct printf_trace trace __uninitialized;
+	int len;
+
+	e = msgid_entry(fmt, key, e);
+	msgid->fmt = fmt;
+	msgid->pos = 0;
+	if (!(e & MSGID_FMT_FOLLOW)) {
+		len = vscnprintf(buf, size, fmt, args);
+	} else {
+		len = vsnprintf_trace(buf, size, fmt, args, &trace);
+		len = min_t(size_t, len, size ? size - 1 : 0);
+		if (trace.fmt != fmt) {
+			msgid->fmt = trace.fmt;
+			msgid->pos = trace.pos;
+			key = msgid_cache_key(trace.fmt);
+			e = msgid_entry(trace.fmt, key, msgid_cache_slot(key));
+		}
+	}
+	msgid_identified(buf - PRINTK_MSGID_PREFIX_LEN, msgid, e);
+	if (count && !msgid->in_text)
+		msgid_account(msgid->class, msgid->id);
+	return len;
+}
+
+/* printk_msgid_vscnprintf(), and printk_msgid_get(), which does not @count. */
+static __always_inline __printf(3, 0)
+int msgid_vscnprintf(char *buf, size_t size, const char *fmt, va_list args,
+		     struct printk_msgid *msgid, bool count)
+{
+	u64 key = msgid_cache_key(fmt);
+	u64 e = msgid_cache_slot(key);
+
+	/* Not the entry of @fmt, or one whose format may pass another on. */
+	if (unlikely((e ^ key) >> MSGID_CACHE_VALID_SHIFT | (e & MSGID_FMT_FOLLOW)))
+		return msgid_vscnprintf_slow(buf, size, fmt, args, msgid, key, e, count);
+	msgid->pos = 0;
+	msgid_identified(buf - PRINTK_MSGID_PREFIX_LEN, msgid, e);
+	if (count && !(e & MSGID_FMT_SCAN))
+		msgid_account(msgid_entry_class(e), (u32)e);
+	return vscnprintf(buf, size, fmt, args);
 }
 
 /**
- * printk_msgid_prefix - classify a new record, count it, write its prefix
- * @buf: the record's text: PRINTK_MSGID_PREFIX_LEN bytes for the prefix,
- *	then the @text_len characters printk kept
- * @msgid: what printk_msgid_vscnprintf() found when it formatted the
- *	record; gets the identifier and the class
+ * printk_msgid_vscnprintf - format a new record's text after its prefix
+ * @buf: where to format the text, as for vscnprintf(); the
+ *	PRINTK_MSGID_PREFIX_LEN bytes before it get the prefix, no NUL
+ * @size: the size of @buf
+ * @fmt: the format passed to printk()
+ * @args: its arguments, consumed as by vscnprintf()
+ * @msgid: gets the identifier and class of the caller's format, or
+ *	@msgid->in_text and what printk_msgid_classify() needs
+ *
+ * vprintk_store() formats every record with vscnprintf(); for a record
+ * that carries an identifier it calls this instead, which counts the
+ * record in its class unless that is in the text. A format the cache
+ * knows costs a lookup and the prefix; any other is hashed, or formatted
+ * with vsnprintf_trace() to find the caller's format. Safe in any
+ * context, NMI included: no lock, no allocation. The caller is an RCU
+ * reader (vprintk_store() has interrupts off), for the cache's module
+ * entries.
+ *
+ * Return: as vscnprintf().
+ */
+int printk_msgid_vscnprintf(char *buf, size_t size, const char *fmt, va_list args,
+			    struct printk_msgid *msgid)
+{
+	return msgid_vscnprintf(buf, size, fmt, args, msgid, true);
+}
+
+/*
+ * The class of a caller's format with a %s but no tag (GHES and CPER pass
+ * HW_ERR through "%s"; a wrapper's %s, device names, are not looked at):
+ * the first tag in its text from @pos (as vsnprintf() counts) on, in the
+ * @printed characters of which printk kept @text_len at @text, the level
+ * and @newline (0 or 1) stripped.
+ */
+static __always_inline enum printk_msgid_class
+msgid_printed_class(const char *text, unsigned int pos, size_t printed,
+		    size_t text_len, bool newline)
+{
+	size_t lead = printed - newline - text_len;
+
+	pos = pos > lead ? pos - lead : 0;
+	if (pos >= text_len)
+		return PRINTK_MSGID_NONE;
+	return msgid_tag_in(text + pos, text_len - pos);
+}
+
+/**
+ * printk_msgid_classify - find a new record's class in its text, count it
+ * @text: the record's text after its prefix: the @text_len characters
+ *	printk kept
+ * @msgid: what printk_msgid_vscnprintf() found, @msgid->in_text set;
+ *	gets the class
  * @size: the size printk_msgid_vscnprintf() was given: vprintk_store()
  *	sizes the record to the text, so it printed @size - 1 characters
  * @text_len: how many of them printk kept, once it stripped the log level
@@ -631,22 +600,41 @@ static noinline u16 msgid_prefix_scan(char *buf, struct printk_msgid *msgid, siz
  * @newline: whether a trailing newline was stripped
  *
  * Safe in any context, NMI included: no lock, no allocation.
- *
- * Return: PRINTK_MSGID_PREFIX_LEN.
  */
-u16 printk_msgid_prefix(char *buf, struct printk_msgid *msgid, size_t size,
-			size_t text_len, bool newline)
+void printk_msgid_classify(const char *text, struct printk_msgid *msgid, size_t size,
+			   size_t text_len, bool newline)
 {
-	u64 e = msgid->entry;
-
-	msgid_render(buf, (u32)e);
-	msgid->id = (u32)e;
-	if (unlikely(e & MSGID_FMT_SCAN))
-		return msgid_prefix_scan(buf, msgid, size, text_len, newline);
-	msgid->class = msgid_entry_class(e);
-	msgid_account(msgid);
-	return PRINTK_MSGID_PREFIX_LEN;
+	msgid->class = msgid_printed_class(text, msgid->pos, size ? size - 1 : 0,
+					   text_len, newline);
+	msgid_account(msgid->class, msgid->id);
 }
+
+/**
+ * printk_msgid_get - identify a printk() call
+ * @msgid: filled with the caller's format, its identifier and class
+ * @fmt: the format passed to printk()
+ * @args: its arguments; they are not consumed
+ *
+ * Identifies the call as vprintk_store() does for every identified record,
+ * with the class found in the first 255 characters of the text, and
+ * counts nothing.
+ */
+void printk_msgid_get(struct printk_msgid *msgid, const char *fmt, va_list args)
+{
+	char buf[PRINTK_MSGID_PREFIX_LEN + 256], *text = buf + PRINTK_MSGID_PREFIX_LEN;
+	va_list ap;
+	int len;
+
+	msgid->fmt = fmt;
+	msgid->pos = 0;
+	va_copy(ap, args);
+	scoped_guard(preempt)
+		len = msgid_vscnprintf(text, 256, fmt, ap, msgid, false);
+	va_end(ap);
+	if (msgid->in_text)
+		msgid->class = msgid_printed_class(text, msgid->pos, len, len, false);
+}
+EXPORT_SYMBOL_IF_KUNIT(printk_msgid_get);
 
 /**
  * printk_msgid_hashed_here - how many formats this CPU has hashed
