@@ -93,7 +93,11 @@ mkdir -p "$logs" "$BUILD"
 btree=$OUT/bench-tree
 if [ "$BENCH_BUILD" = 1 ]; then
 	say "bench: copying out/linux to ${btree#"$ROOT"/} (about a minute, 1.5 GB)"
-	rsync -a --delete --exclude='/build-*' --exclude=/.git "$TREE/" "$btree/"
+	# By content, and without the source's times: a file that differs
+	# gets the time of the copy, so make rebuilds it even where the copy
+	# was edited after its objects were built (-a would give it out/linux's
+	# older time, and make would keep the stale object).
+	rsync -rlpD --checksum --delete --exclude='/build-*' --exclude=/.git "$TREE/" "$btree/"
 	{ cat "$TREE/lib/Makefile"; echo "obj-y += msgid_bench_vmlinux.o"; } > "$btree/lib/Makefile"
 	printf '// SPDX-License-Identifier: GPL-2.0\n#define MSGID_BENCH_VMLINUX\n#include "%s/harness/modules/msgid_bench/msgid_bench.c"\n' \
 		"$ROOT" > "$btree/lib/msgid_bench_vmlinux.c"
