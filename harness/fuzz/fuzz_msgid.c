@@ -1602,9 +1602,10 @@ static void check_pure(const char *fmt)
 
 /*
  * What the target counted: records per class and the last identifier of
- * each (printk_msgid_vscnprintf(), printk_msgid_classify()); formats hashed during boot up to the
- * early initcall, in all, and from there on per CPU (hashed_want), from
- * what each CPU's count was then (hashed_base).
+ * each (printk_msgid_vscnprintf(), printk_msgid_classify()); formats
+ * hashed during boot up to the early initcall, in all, and from there on
+ * per CPU (hashed_want), from what each CPU's count was then
+ * (hashed_base).
  */
 static long stat_count[PRINTK_MSGID_NR_CLASSES];
 static u32 stat_last[PRINTK_MSGID_NR_CLASSES];

@@ -481,13 +481,19 @@ static __always_inline void msgid_account(enum printk_msgid_class class, u32 id)
 		WRITE_ONCE(msgid_last[class], id);
 }
 
-/* The record's format has entry @e: its prefix at @prefix, its identity. */
-static __always_inline void msgid_identified(char *prefix, struct printk_msgid *msgid, u64 e)
+/*
+ * The record's format has entry @e: its prefix at @prefix, its identity;
+ * if @count, the record is counted, unless its class is in its text.
+ */
+static __always_inline void msgid_identified(char *prefix, struct printk_msgid *msgid, u64 e,
+					     bool count)
 {
 	msgid_render(prefix, (u32)e);
 	msgid->id = (u32)e;
 	msgid->class = msgid_entry_class(e);
 	msgid->in_text = e & MSGID_FMT_SCAN;
+	if (count && !msgid->in_text)
+		msgid_account(msgid_entry_class(e), (u32)e);
 }
 
 /*
@@ -517,9 +523,7 @@ int msgid_vscnprintf_slow(char *buf, size_t size, const char *fmt, va_list args,
 			e = msgid_entry(trace.fmt, key, msgid_cache_slot(key));
 		}
 	}
-	msgid_identified(buf - PRINTK_MSGID_PREFIX_LEN, msgid, e);
-	if (count && !msgid->in_text)
-		msgid_account(msgid->class, msgid->id);
+	msgid_identified(buf - PRINTK_MSGID_PREFIX_LEN, msgid, e, count);
 	return len;
 }
 
@@ -535,9 +539,7 @@ int msgid_vscnprintf(char *buf, size_t size, const char *fmt, va_list args,
 	if (unlikely((e ^ key) >> MSGID_CACHE_VALID_SHIFT | (e & MSGID_FMT_FOLLOW)))
 		return msgid_vscnprintf_slow(buf, size, fmt, args, msgid, key, e, count);
 	msgid->pos = 0;
-	msgid_identified(buf - PRINTK_MSGID_PREFIX_LEN, msgid, e);
-	if (count && !(e & MSGID_FMT_SCAN))
-		msgid_account(msgid_entry_class(e), (u32)e);
+	msgid_identified(buf - PRINTK_MSGID_PREFIX_LEN, msgid, e, count);
 	return vscnprintf(buf, size, fmt, args);
 }
 
